@@ -1,0 +1,65 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Swift 6 language mode everywhere (complete strict concurrency), plus the "approachable
+// concurrency" features: nonisolated async functions run on their caller's actor unless marked
+// `@concurrent`, so every hop off an actor is explicit in the code.
+let concurrency: [SwiftSetting] = [
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+// The UI-facing layers default to the main actor; library code stays nonisolated.
+let mainActorByDefault: [SwiftSetting] = concurrency + [.defaultIsolation(MainActor.self)]
+
+let package = Package(
+    name: "Stickers",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "stickers", targets: ["stickers"]),
+        .executable(name: "stickers-bench", targets: ["stickers-bench"]),
+        .library(name: "StickerKit", targets: ["StickerKit"]),
+        .library(name: "StickerApp", targets: ["StickerApp"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // libjpeg-turbo and libpng report fatal errors by longjmp/exit; this small C target puts a
+        // setjmp around every call so Swift receives an error code instead of a dead process.
+        .target(
+            name: "CImageCodecs",
+            cSettings: [.unsafeFlags(["-I/usr/include/libpng16"])],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+        .target(name: "Raster", dependencies: ["CImageCodecs"], swiftSettings: concurrency),
+        .target(
+            name: "NeuralNet",
+            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: concurrency
+        ),
+        .target(
+            name: "StickerKit",
+            dependencies: ["Raster", "NeuralNet", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: concurrency
+        ),
+        .target(name: "SpacePhotos", swiftSettings: concurrency),
+        .target(name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos"], swiftSettings: mainActorByDefault),
+        .executableTarget(
+            name: "stickers",
+            dependencies: ["StickerApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: mainActorByDefault
+        ),
+        .executableTarget(
+            name: "stickers-bench",
+            dependencies: ["StickerApp"],
+            swiftSettings: concurrency
+        ),
+        .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: concurrency),
+        .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet"], swiftSettings: concurrency),
+        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit"], swiftSettings: concurrency),
+        .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos"], swiftSettings: concurrency),
+        .testTarget(name: "StickerAppTests", dependencies: ["StickerApp"], swiftSettings: mainActorByDefault),
+    ],
+    swiftLanguageModes: [.v6]
+)

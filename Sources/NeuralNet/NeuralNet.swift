@@ -1,0 +1,1 @@
+// ONNX model reading and CPU graph execution (issue 12).

@@ -1,0 +1,1 @@
+// APOD-compatible client and the SpacePhoto type (issue 8).

@@ -1,0 +1,2 @@
+// The model layer: @MainActor @Observable view models (issue 6).
+import StickerKit

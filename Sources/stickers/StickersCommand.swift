@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct StickersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stickers",
+        abstract: "Turn photos into sticker packs and colour palettes.",
+        subcommands: []
+    )
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import NeuralNet
+
+@Test func moduleBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import SpacePhotos
+
+@Test func moduleBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import StickerApp
+
+@Test func moduleBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import StickerKit
+
+@Test func moduleBuilds() {
+    #expect(Bool(true))
+}
