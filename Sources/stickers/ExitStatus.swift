@@ -1,0 +1,32 @@
+import ArgumentParser
+
+/// The CLI's exit statuses (sysexits.h), stable: scripts depend on them.
+enum ExitStatus {
+    /// Bad command line.
+    static let usage = ExitCode(64)
+    /// The input data is unusable (not an image, no subject, nothing valid).
+    static let dataError = ExitCode(65)
+    /// A needed resource (the cut-out model) cannot be had.
+    static let unavailable = ExitCode(69)
+    /// Reading or writing a file failed.
+    static let ioError = ExitCode(74)
+}
+
+/// Prints `message` to standard error as `stickers: message` and exits with `status`.
+func fail(_ message: String, _ status: ExitCode) -> ExitCode {
+    printError(message)
+    return status
+}
+
+func printError(_ message: String) {
+    var stderr = StandardError()
+    print("stickers: \(message)", to: &stderr)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}
+
+import Foundation
