@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "stickers-bench",
-            dependencies: ["StickerApp"],
+            dependencies: ["StickerApp", "NeuralNet"],
             swiftSettings: concurrency
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: concurrency),
