@@ -5,6 +5,9 @@ struct StickersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stickers",
         abstract: "Turn photos into sticker packs and colour palettes.",
-        subcommands: [MakeCommand.self]
+        subcommands: [
+            MakeCommand.self,
+            StickerCommand.self,
+        ]
     )
 }
