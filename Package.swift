@@ -57,7 +57,10 @@ let package = Package(
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: concurrency),
         .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet"], swiftSettings: concurrency),
-        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit"], swiftSettings: concurrency),
+        .testTarget(
+            name: "StickerKitTests", dependencies: ["StickerKit"],
+            resources: [.copy("Fixtures")], swiftSettings: concurrency
+        ),
         .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos"], swiftSettings: concurrency),
         .testTarget(name: "StickerAppTests", dependencies: ["StickerApp"], swiftSettings: mainActorByDefault),
     ],
