@@ -5,6 +5,6 @@ struct StickersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stickers",
         abstract: "Turn photos into sticker packs and colour palettes.",
-        subcommands: []
+        subcommands: [PaletteCommand.self]
     )
 }
