@@ -55,7 +55,12 @@ let package = Package(
             dependencies: ["StickerApp"],
             swiftSettings: concurrency
         ),
-        .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: concurrency),
+        .testTarget(
+            name: "RasterTests",
+            dependencies: ["Raster"],
+            exclude: ["Fixtures"],  // read through #filePath; excluded so SwiftPM does not bundle them
+            swiftSettings: concurrency
+        ),
         .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet"], swiftSettings: concurrency),
         .testTarget(
             name: "StickerKitTests", dependencies: ["StickerKit"],
