@@ -8,6 +8,7 @@ struct StickersCommand: AsyncParsableCommand {
         subcommands: [
             MakeCommand.self,
             StickerCommand.self,
+            PaletteCommand.self,
         ]
     )
 }
