@@ -52,7 +52,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "stickers-bench",
-            dependencies: ["StickerApp"],
+            dependencies: ["StickerApp", "Raster"],
             swiftSettings: concurrency
         ),
         .testTarget(
