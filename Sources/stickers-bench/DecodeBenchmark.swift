@@ -29,6 +29,17 @@ let decodeSuite = BenchmarkSuite(
                 _ = small.downsampled(toFit: 512)
             }
             _ = await measure("EXIF orientation 6 on the full decode", iterations: 5) { _ = large.oriented(.right) }
+            _ = await measure("area downsample the full decode to 512 px", iterations: 5) {
+                _ = large.downsampled(toFit: 512)
+            }
+            // What the product does with it: a 512 px working image, without and with DCT scaling.
+            let viaFull = try await measure("512 px working image via full decode", iterations: 5) {
+                _ = try ImageDecoder.decode(data).downsampled(toFit: 512)
+            }
+            let viaEighth = try await measure("512 px working image via 1/8 decode", iterations: 20) {
+                _ = try ImageDecoder.decode(data, maxDimension: 512).downsampled(toFit: 512)
+            }
+            printRatio("speed-up of the working image", baseline: viaFull, candidate: viaEighth)
         }
     }
 }
