@@ -57,6 +57,8 @@ sic_decoder *sic_jpeg_begin(const uint8_t *data, size_t size, int scale_denom, u
 
 /// Decodes into `pixels` (out_width*out_height*4 bytes) and frees the decoder. A scan that ends
 /// early (libjpeg only warns and pads) is reported as SIC_TRUNCATED; the buffer is then filled.
+/// Other corrupt-data warnings (a damaged restart interval, extraneous bytes) are tolerated, as
+/// browsers do: the picture is mostly intact and SIC_OK is returned.
 int sic_jpeg_finish(sic_decoder *decoder, uint8_t *pixels, sic_status *status);
 
 /// Encodes RGBA (alpha ignored) as a baseline YCbCr JPEG. On success `*out` is malloc'd; free it
