@@ -139,45 +139,33 @@ static void cmyk_row_to_rgba(uint8_t *row, unsigned width, int inverted) {
     }
 }
 
-// Zigzag positions of the coefficients a k×k scaled IDCT reads (k = 1 or 2): at 1/8 scale luma
-// blocks become 1 pixel (DC only), while 4:2:0 chroma blocks become 2×2 (DC and three AC terms)
-// because libjpeg scales chroma up in the IDCT instead of upsampling it.
-static const int needed_1x1[] = {0};
-static const int needed_2x2[] = {0, 1, 2, 4};
-
-static int needed_count(const jpeg_component_info *component) {
-    return component->DCT_scaled_size == 1 ? 1 : component->DCT_scaled_size == 2 ? 4 : -1;
-}
-
-static const int *needed_positions(const jpeg_component_info *component) {
-    return component->DCT_scaled_size == 1 ? needed_1x1 : needed_2x2;
+// The last zigzag position a component's scaled IDCT reads. At 1/8 scale a luma block becomes
+// one pixel (its DC term alone), while 4:2:0 chroma blocks become 2×2 (libjpeg scales chroma up
+// in the IDCT instead of upsampling it), and libjpeg's 2×2 IDCT reads odd frequencies up to 7:
+// treat every coefficient of such a component as needed. Larger IDCTs: no early stop (-1).
+static int needed_last(const jpeg_component_info *component) {
+    return component->DCT_scaled_size == 1 ? 0 : component->DCT_scaled_size == 2 ? DCTSIZE2 - 1 : -1;
 }
 
 /// Whether the scan whose header was just read carries a coefficient the output needs.
 static int scan_is_needed(const struct jpeg_decompress_struct *cinfo) {
-    for (int i = 0; i < cinfo->comps_in_scan; i++) {
-        const jpeg_component_info *component = cinfo->cur_comp_info[i];
-        const int *positions = needed_positions(component);
-        for (int k = 0; k < needed_count(component); k++)
-            if (positions[k] >= cinfo->Ss && positions[k] <= cinfo->Se) return 1;
-    }
+    for (int i = 0; i < cinfo->comps_in_scan; i++)
+        if (cinfo->Ss <= needed_last(cinfo->cur_comp_info[i])) return 1;
     return 0;
 }
 
 /// Whether every needed coefficient of every component has arrived at least coarsely.
 static int needed_coefficients_started(const struct jpeg_decompress_struct *cinfo) {
-    for (int c = 0; c < cinfo->num_components; c++) {
-        const int *positions = needed_positions(&cinfo->comp_info[c]);
-        for (int k = 0; k < needed_count(&cinfo->comp_info[c]); k++)
-            if (cinfo->coef_bits[c][positions[k]] < 0) return 0;
-    }
+    for (int c = 0; c < cinfo->num_components; c++)
+        for (int k = 0; k <= needed_last(&cinfo->comp_info[c]); k++)
+            if (cinfo->coef_bits[c][k] < 0) return 0;
     return 1;
 }
 
 /// Whether a progressive decode at this scale can stop early (every component's IDCT is 1×1 or 2×2).
 static int can_stop_early(const struct jpeg_decompress_struct *cinfo) {
     for (int c = 0; c < cinfo->num_components; c++)
-        if (needed_count(&cinfo->comp_info[c]) < 0) return 0;
+        if (needed_last(&cinfo->comp_info[c]) < 0) return 0;
     return 1;
 }
 
