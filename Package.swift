@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "stickers-bench",
-            dependencies: ["StickerApp", "NeuralNet"],
+            dependencies: ["StickerApp", "NeuralNet", "Raster"],
             swiftSettings: concurrency
         ),
         .testTarget(
