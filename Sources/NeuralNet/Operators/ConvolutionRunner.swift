@@ -61,7 +61,8 @@ extension Convolution {
         let parts = split(wholeRange(oh: d.oh), into: tasks)
         if parts.count < 2 { return try self(x, scratch: &scratch) }
         let plane = d.oh * d.ow
-        var out = [Float](repeating: 0, count: d.n * outChannels * plane)
+        // Every value is written by exactly one part.
+        var out = [Float](unsafeUninitializedCapacity: d.n * outChannels * plane) { _, count in count = d.n * outChannels * plane }
         for image in 0..<d.n {
             let imageOffset = image * outChannels * plane
             await withTaskGroup(of: (Int, [Float]).self) { group in

@@ -268,14 +268,19 @@ private func winogradOutputGroup(_ m: UnsafeMutablePointer<Float>, xiStride: Int
         var y2 = s12 + 4 * s34 + bias8
         var y3 = d12 + 8 * d34 + q[r + 5] + bias8
         if relu {
-            y0 = pointwiseMax(y0, .zero); y1 = pointwiseMax(y1, .zero)
-            y2 = pointwiseMax(y2, .zero); y3 = pointwiseMax(y3, .zero)
+            y0.replace(with: 0, where: y0 .< 0); y1.replace(with: 0, where: y1 .< 0)
+            y2.replace(with: 0, where: y2 .< 0); y3.replace(with: 0, where: y3 .< 0)
         }
         let row = plane + (row0 + a) * width + 4 * tileX0
         if fullWidth {
-            for l in 0..<8 {
-                row[4 * l] = y0[l]; row[4 * l + 1] = y1[l]; row[4 * l + 2] = y2[l]; row[4 * l + 3] = y3[l]
-            }
+            // Interleave to y0[0] y1[0] y2[0] y3[0] y0[1] …: pairs of floats, then pairs of pairs.
+            var low = SIMD16<Float>(), high = SIMD16<Float>()
+            low.evenHalf = y0; low.oddHalf = y1
+            high.evenHalf = y2; high.oddHalf = y3
+            var all = SIMD16<UInt64>()
+            all.evenHalf = unsafeBitCast(low, to: SIMD8<UInt64>.self)
+            all.oddHalf = unsafeBitCast(high, to: SIMD8<UInt64>.self)
+            UnsafeMutableRawPointer(row).storeBytes(of: unsafeBitCast(all, to: SIMD32<Float>.self), as: SIMD32<Float>.self)
         } else {
             let columnsLeft = width - 4 * tileX0
             for l in 0..<tilesHere {
