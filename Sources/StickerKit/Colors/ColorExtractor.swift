@@ -38,12 +38,20 @@ public final class ColorExtractor {
         histogram.build(from: image, mask: mask, longSide: workingSize)
         guard histogram.totalWeight > 0 else { return PhotoColorScheme(colors: []) }
 
+        let jnd = DistinctColors.justNoticeableDifference
         var centres = clustering.cluster(fine: histogram.fine, coarse: histogram.coarse, count: count)
-        var weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
-        DistinctColors.merge(&centres, &weights, within: DistinctColors.justNoticeableDifference,
-                             lightnessWeight: ColorHistogram.lightnessWeight)
+        // Merge colours no one could tell apart; a slot freed that way goes to the worst-served
+        // pixels if they are visibly different from every colour (a flat image stays one colour).
+        for _ in 0..<count {
+            var weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
+            DistinctColors.merge(&centres, &weights, within: jnd, lightnessWeight: ColorHistogram.lightnessWeight)
+            guard centres.count < count,
+                  let extra = clustering.worstServedSample(of: histogram.fine, by: centres, fartherThan: jnd) else { break }
+            centres.append(extra)
+            clustering.refine(histogram.fine, &centres)
+        }
         // Weights are the fraction of pixels nearest each final colour.
-        weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
+        let weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
         return DistinctColors.scheme(centres: centres, weights: weights, lightnessWeight: ColorHistogram.lightnessWeight)
     }
 }
