@@ -7,7 +7,8 @@ import Raster
 /// seed, the best of a few starts) places the colours; a last refinement moves each colour to the
 /// geometric median of its pixels, because what a palette should minimise is each pixel's
 /// *distance* to its nearest colour, not the squared distance. Colours closer than a just
-/// noticeable difference are merged, so a flat image yields one colour however many are asked.
+/// noticeable difference are merged, so a flat image yields one colour however many are asked;
+/// a slot freed by merging goes to the worst-served pixels when they are visibly different.
 ///
 /// Not Sendable: it owns scratch buffers that are reused from call to call. Make one per task.
 /// Same input, same output: there is no randomness beyond the fixed seeds.
