@@ -56,10 +56,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "stickers-bench",
-            dependencies: ["StickerApp"],
+            dependencies: ["StickerApp", "Raster"],
             swiftSettings: concurrency
         ),
-        .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: concurrency),
+        .testTarget(
+            name: "RasterTests",
+            dependencies: ["Raster"],
+            exclude: ["Fixtures"],  // read through #filePath; excluded so SwiftPM does not bundle them
+            swiftSettings: concurrency
+        ),
         .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet"], exclude: ["Fixtures"], swiftSettings: concurrency),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit"], swiftSettings: concurrency),
         .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos"], swiftSettings: concurrency),

@@ -82,7 +82,7 @@ public enum ImageDecoder {
     private static func format(of data: Data) throws(ImageCodecError) -> ImageFormat {
         if data.isEmpty { throw .empty }
         guard let format = ImageFormat.sniff(data) else {
-            throw data.count < 8 ? .truncated : .unsupportedFormat
+            throw ImageFormat.isCutOffSignature(data) ? .truncated : .unsupportedFormat
         }
         return format
     }
