@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "stickers-bench",
-            dependencies: ["StickerApp", "Raster"],
+            dependencies: ["StickerApp", "Raster", "NeuralNet"],
             swiftSettings: concurrency
         ),
         .testTarget(

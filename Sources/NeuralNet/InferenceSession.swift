@@ -11,8 +11,9 @@ public final class InferenceSession {
         self.threads = max(1, threads)
     }
 
-    /// Runs the network with `threads`, off the caller's actor.
-    @concurrent
+    /// Runs the network, splitting each convolution over `threads` tasks. Like any method of a
+    /// non-Sendable type it runs on the caller's executor (a session belongs to one task): call it
+    /// from a `@concurrent` entry point, never from the main actor.
     public func run(_ inputs: [String: Tensor]) async throws(ModelError) -> [String: Tensor] {
         var slots = try prepareSlots(inputs)
         for step in network.steps {
