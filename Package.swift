@@ -66,7 +66,10 @@ let package = Package(
             swiftSettings: concurrency
         ),
         .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet"], exclude: ["Fixtures"], swiftSettings: concurrency),
-        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit"], swiftSettings: concurrency),
+        .testTarget(
+            name: "StickerKitTests", dependencies: ["StickerKit"],
+            resources: [.copy("Fixtures")], swiftSettings: concurrency
+        ),
         .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos"], swiftSettings: concurrency),
         .testTarget(name: "StickerAppTests", dependencies: ["StickerApp"], swiftSettings: mainActorByDefault),
     ],
