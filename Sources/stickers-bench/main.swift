@@ -9,6 +9,7 @@ let suites: [BenchmarkSuite] = [
     inferenceSuite,
     paletteSuite,
     pipelineSuite,
+    stickerSuite,
 ]
 
 await BenchmarkRunner.run(suites: suites, arguments: Array(CommandLine.arguments.dropFirst()))
