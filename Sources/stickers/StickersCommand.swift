@@ -5,6 +5,8 @@ struct StickersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stickers",
         abstract: "Turn photos into sticker packs and colour palettes.",
-        subcommands: []
+        subcommands: [
+            CatalogCommand.self,
+        ]
     )
 }

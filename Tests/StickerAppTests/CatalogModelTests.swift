@@ -175,10 +175,10 @@ private func eventually(_ condition: () async -> Bool) async {
     let folder = FileManager.default.temporaryDirectory.appending(path: "catalog-atomic-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let destination = folder.appending(path: "photo.png")
-    let outcome = await Task { () async -> AtomicFileWriter.Failure? in
+    let outcome = await Task { () async -> LibraryFileWriter.Failure? in
         withUnsafeCurrentTask { $0?.cancel() }
-        do throws(AtomicFileWriter.Failure) {
-            try await AtomicFileWriter.write(FakeAPODCatalog.pngBytes, to: destination)
+        do throws(LibraryFileWriter.Failure) {
+            try await LibraryFileWriter.write(FakeAPODCatalog.pngBytes, to: destination)
             return nil
         } catch {
             return error
@@ -193,8 +193,8 @@ private func eventually(_ condition: () async -> Bool) async {
     _ = FileManager.default.createFile(atPath: blocker.path, contents: Data("a file, not a folder".utf8))
     defer { try? FileManager.default.removeItem(at: blocker) }
     await #expect {
-        try await AtomicFileWriter.write(Data([1, 2, 3]), to: blocker.appending(path: "photo.png"))
+        try await LibraryFileWriter.write(Data([1, 2, 3]), to: blocker.appending(path: "photo.png"))
     } throws: { error in
-        if case .io = error as? AtomicFileWriter.Failure { true } else { false }
+        if case .io = error as? LibraryFileWriter.Failure { true } else { false }
     }
 }

@@ -119,7 +119,7 @@ public final class CatalogModel {
         let format = ImageFormat(sniffing: data) ?? .jpeg
         let destination = libraryFolder.appending(path: photo.fileName(hd: hd, format: format))
         do {
-            try await AtomicFileWriter.write(data, to: destination)
+            try await LibraryFileWriter.write(data, to: destination)
         } catch {
             switch error {
             case .cancelled: throw .cancelled
