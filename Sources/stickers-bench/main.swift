@@ -5,6 +5,8 @@
 
 let suites: [BenchmarkSuite] = [
     // Each workstream appends its suite here.
+    inferenceSuite,
+    pipelineSuite,
 ]
 
 await BenchmarkRunner.run(suites: suites, arguments: Array(CommandLine.arguments.dropFirst()))

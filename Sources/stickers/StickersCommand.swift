@@ -6,6 +6,9 @@ struct StickersCommand: AsyncParsableCommand {
         commandName: "stickers",
         abstract: "Turn photos into sticker packs and colour palettes.",
         subcommands: [
+            MakeCommand.self,
+            StickerCommand.self,
+            PaletteCommand.self,
             CatalogCommand.self,
         ]
     )
