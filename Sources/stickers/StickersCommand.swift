@@ -9,6 +9,7 @@ struct StickersCommand: AsyncParsableCommand {
             MakeCommand.self,
             StickerCommand.self,
             PaletteCommand.self,
+            CatalogCommand.self,
         ]
     )
 }
