@@ -5,6 +5,7 @@
 
 let suites: [BenchmarkSuite] = [
     // Each workstream appends its suite here.
+    inferenceSuite,
 ]
 
 await BenchmarkRunner.run(suites: suites, arguments: Array(CommandLine.arguments.dropFirst()))
