@@ -23,6 +23,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // libjpeg-turbo and libpng report fatal errors by longjmp/exit; this small C target puts a
@@ -49,9 +50,19 @@ let package = Package(
         ),
         .target(name: "SpacePhotos", swiftSettings: concurrency),
         .target(name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos"], swiftSettings: mainActorByDefault),
+        // Request handlers run wherever Hummingbird calls them (nonisolated) and `await` into the
+        // main-actor models, so this module keeps the library default rather than MainActor.
+        .target(
+            name: "StickerWeb",
+            dependencies: ["StickerApp", "StickerKit", "Raster", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: concurrency
+        ),
         .executableTarget(
             name: "stickers",
-            dependencies: ["StickerApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "StickerApp", "StickerWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: mainActorByDefault
         ),
         .executableTarget(
@@ -72,6 +83,11 @@ let package = Package(
         ),
         .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos"], swiftSettings: concurrency),
         .testTarget(name: "StickerAppTests", dependencies: ["StickerApp"], swiftSettings: mainActorByDefault),
+        .testTarget(
+            name: "StickerWebTests",
+            dependencies: ["StickerWeb", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: concurrency
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

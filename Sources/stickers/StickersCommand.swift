@@ -5,10 +5,6 @@ struct StickersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stickers",
         abstract: "Turn photos into sticker packs and colour palettes.",
-        subcommands: [
-            MakeCommand.self,
-            StickerCommand.self,
-            PaletteCommand.self,
-        ]
+        subcommands: [MakeCommand.self, ServeCommand.self]
     )
 }

@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The web app: the page and its assets, plus each tab's API, on one Hummingbird router.
+public enum WebApplication {
+    /// The router with every route; tests drive it through HummingbirdTesting.
+    public static func router(configuration: WebConfiguration, stickers: StickerSession) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: JSONErrorMiddleware())
+        AssetRoutes().register(on: router)
+        StickerRoutes(session: stickers, limits: configuration.limits).register(on: router)
+        return router
+    }
+
+    /// The application bound to the configured host and port. `onListening` receives the port
+    /// actually bound (useful with port 0).
+    public static func make(
+        configuration: WebConfiguration,
+        stickers: StickerSession,
+        logger: Logger = Logger(label: "stickers.web"),
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(configuration: configuration, stickers: stickers),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                 serverName: "stickers"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+    }
+}
