@@ -6,6 +6,7 @@
 let suites: [BenchmarkSuite] = [
     // Each workstream appends its suite here.
     inferenceSuite,
+    paletteSuite,
 ]
 
 await BenchmarkRunner.run(suites: suites, arguments: Array(CommandLine.arguments.dropFirst()))
