@@ -46,7 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
         let model = StickerViewModel(processor: await Self.processor(preview: preview))
         let session = StickerSession(model: model, library: libraryURL, limits: configuration.limits)
         let host = host
-        let app = WebApplication.make(configuration: configuration, stickers: session) { port in
+        let sessions = WebSessions(stickers: session, colors: ColorSession(model: ColorSchemeModel(), stickers: session))
+        let app = WebApplication.make(configuration: configuration, sessions: sessions) { port in
             // Scripts wait for this line to learn the port (with --port 0): write it unbuffered.
             FileHandle.standardOutput.write(Data("Serving on http://\(host):\(port)\n".utf8))
         }

@@ -141,6 +141,47 @@ def test_removing_a_photo(driver):
     assert driver.find_element(By.ID, "progress-text").text == "No photos yet"
 
 
+def test_colors_extract_wheel_history_and_export(driver):
+    fresh_page(driver)
+    driver.find_element(By.ID, "tab-button-colors").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "colors-extract"), "colors tab not built")
+    field = driver.find_element(By.ID, "colors-upload")
+    driver.execute_script("arguments[0].hidden = false;", field)
+    field.send_keys(os.path.join(UPLOADS, "sunset.png"))
+    driver.execute_script("arguments[0].hidden = true;", field)
+    wait(driver, lambda d: d.find_element(By.ID, "colors-photo-name").text == "Photo: sunset", "photo not chosen")
+    count = driver.find_element(By.ID, "colors-count")
+    driver.execute_script("arguments[0].value = 4; arguments[0].dispatchEvent(new Event('input'));", count)
+    assert driver.find_element(By.ID, "colors-count-value").text == "4"
+    driver.find_element(By.ID, "colors-extract").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#colors-wheel .wedge")) >= 2, "no wedges drawn")
+    assert driver.find_element(By.ID, "colors-loading").get_attribute("hidden") is not None, "still loading"
+    chips = driver.find_elements(By.CSS_SELECTOR, "#colors-chips .chip")
+    assert 2 <= len(chips) <= 4, len(chips)
+    history = driver.find_elements(By.CSS_SELECTOR, "#colors-history li[data-id]")
+    assert len(history) == 1 and "sunset · 4" in history[0].text, [h.text for h in history]
+    history[0].find_element(By.CSS_SELECTOR, "button.favorite").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#colors-favorites li[data-id]"), "favourite not added")
+    select = driver.find_element(By.ID, "colors-format")
+    driver.execute_script("arguments[0].value = 'gpl'; arguments[0].dispatchEvent(new Event('change'));", select)
+    wait(driver, lambda d: d.find_element(By.ID, "colors-export").text.startswith("GIMP Palette"), "no GPL preview")
+    assert "format=gpl" in driver.find_element(By.ID, "colors-download").get_attribute("href")
+    driver.execute_script("window.scrollTo(0, 0);")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SCREENSHOTS, "web-colors.png"))
+
+
+def test_colors_refuses_a_non_image(driver):
+    fresh_page(driver)
+    driver.find_element(By.ID, "tab-button-colors").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "colors-upload"), "colors tab not built")
+    field = driver.find_element(By.ID, "colors-upload")
+    driver.execute_script("arguments[0].hidden = false;", field)
+    field.send_keys(os.path.join(UPLOADS, "notes.png"))
+    message = wait(driver, lambda d: d.find_element(By.ID, "colors-message").text, "no message")
+    assert "not a photo" in message, message
+
+
 def main():
     tests = [(name, f) for name, f in globals().items() if name.startswith("test_") and callable(f)]
     passed = failed = 0

@@ -49,13 +49,15 @@ extension TestResponse {
 func withWebApp<Value: Sendable>(
     processor: FakePhotoProcessor = FakePhotoProcessor(),
     library: URL? = nil,
+    colorExtractor: any ColorSchemeExtracting = PhotoColorSchemeExtractor(),
     limits: WebLimits = WebLimits(maxUploadBytes: 64 * 1024, maxPhotos: 5),
     _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
     let configuration = WebConfiguration(host: "127.0.0.1", port: 0, library: library, limits: limits)
     let session = StickerSession(model: StickerViewModel(processor: processor, maxConcurrentJobs: 2),
                                  library: library, limits: limits)
-    let app = WebApplication.make(configuration: configuration, stickers: session)
+    let colors = ColorSession(model: ColorSchemeModel(extractor: colorExtractor), stickers: session)
+    let app = WebApplication.make(configuration: configuration, sessions: WebSessions(stickers: session, colors: colors))
     return try await app.test(.router) { client in try await test(client) }
 }
 

@@ -5,11 +5,12 @@ import Logging
 /// The web app: the page and its assets, plus each tab's API, on one Hummingbird router.
 public enum WebApplication {
     /// The router with every route; tests drive it through HummingbirdTesting.
-    public static func router(configuration: WebConfiguration, stickers: StickerSession) -> Router<BasicRequestContext> {
+    public static func router(configuration: WebConfiguration, sessions: WebSessions) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())
         AssetRoutes().register(on: router)
-        StickerRoutes(session: stickers, limits: configuration.limits).register(on: router)
+        StickerRoutes(session: sessions.stickers, limits: configuration.limits).register(on: router)
+        ColorRoutes(session: sessions.colors, limits: configuration.limits).register(on: router)
         return router
     }
 
@@ -17,16 +18,27 @@ public enum WebApplication {
     /// actually bound (useful with port 0).
     public static func make(
         configuration: WebConfiguration,
-        stickers: StickerSession,
+        sessions: WebSessions,
         logger: Logger = Logger(label: "stickers.web"),
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: router(configuration: configuration, stickers: stickers),
+            router: router(configuration: configuration, sessions: sessions),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "stickers"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
+    }
+}
+
+/// The state behind each tab, one of each for the whole app (it serves one person).
+public struct WebSessions: Sendable {
+    public var stickers: StickerSession
+    public var colors: ColorSession
+
+    public init(stickers: StickerSession, colors: ColorSession) {
+        self.stickers = stickers
+        self.colors = colors
     }
 }

@@ -95,8 +95,12 @@ extension StickersSnapshot: ResponseEncodable {}
 extension RequestContext {
     /// The `:id` path parameter as a UUID; a malformed one is a 404 (no such photo), not a 500.
     func photoID() throws(WebError) -> UUID {
-        guard let text = parameters.get("id"), let id = UUID(uuidString: text) else {
-            throw .notFound("no photo with id \(parameters.get("id") ?? "")")
+        try uuidParameter("id", what: "photo")
+    }
+
+    func uuidParameter(_ name: String, what: String) throws(WebError) -> UUID {
+        guard let text = parameters.get(name), let id = UUID(uuidString: text) else {
+            throw .notFound("no \(what) with id \(parameters.get(name) ?? "")")
         }
         return id
     }
