@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // libjpeg-turbo and libpng report fatal errors by longjmp/exit; this small C target puts a
@@ -54,7 +55,10 @@ let package = Package(
         // main-actor models, so this module keeps the library default rather than MainActor.
         .target(
             name: "StickerWeb",
-            dependencies: ["StickerApp", "StickerKit", "Raster", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "StickerApp", "StickerKit", "SpacePhotos", "Raster",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: concurrency
         ),
         .executableTarget(
@@ -81,11 +85,32 @@ let package = Package(
             name: "StickerKitTests", dependencies: ["StickerKit"],
             resources: [.copy("Fixtures")], swiftSettings: concurrency
         ),
-        .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos"], swiftSettings: concurrency),
-        .testTarget(name: "StickerAppTests", dependencies: ["StickerApp"], swiftSettings: mainActorByDefault),
+        // A fake APOD server (Hummingbird) shared by the tests that talk HTTP; `swift run fake-apod`
+        // starts it standalone for end-to-end checks of `stickers catalog --api`.
+        .target(
+            name: "APODTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/APODTestServer",
+            swiftSettings: concurrency
+        ),
+        .executableTarget(
+            name: "fake-apod",
+            dependencies: ["APODTestServer"],
+            path: "Tests/FakeAPODServer",
+            swiftSettings: concurrency
+        ),
+        .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos", "APODTestServer"], swiftSettings: concurrency),
+        .testTarget(
+            name: "StickerAppTests",
+            dependencies: ["StickerApp", "APODTestServer"],
+            swiftSettings: mainActorByDefault
+        ),
         .testTarget(
             name: "StickerWebTests",
-            dependencies: ["StickerWeb", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: ["StickerWeb", "APODTestServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: concurrency
         ),
     ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StickerApp
+import SpacePhotos
 import StickerKit
 import StickerWeb
 
@@ -25,12 +26,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0: any free port).")
     var port = 8080
 
+    @Option(help: ArgumentHelp("Base URL of the APOD-compatible API for the Space tab.", valueName: "URL"))
+    var catalogAPI: String?
+
+    @Option(help: "API key for the Space tab (default: $\(APODConfiguration.apiKeyVariable), else \(APODConfiguration.demoKey)).")
+    var catalogAPIKey: String?
+
     @Flag(help: .hidden)
     var preview = false
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+        if let catalogAPI, Self.apiURL(catalogAPI) == nil {
+            throw ValidationError("--catalog-api must be an http(s) URL, not \(catalogAPI)")
+        }
     }
 
     @MainActor func run() async throws {
@@ -46,7 +56,17 @@ struct ServeCommand: AsyncParsableCommand {
         let model = StickerViewModel(processor: await Self.processor(preview: preview))
         let session = StickerSession(model: model, library: libraryURL, limits: configuration.limits)
         let host = host
-        let sessions = WebSessions(stickers: session, colors: ColorSession(model: ColorSchemeModel(), stickers: session))
+        let client = APODClient(configuration: APODConfiguration(
+            baseURL: catalogAPI.flatMap(Self.apiURL) ?? APODConfiguration.defaultBaseURL, apiKey: catalogAPIKey))
+        // Saved space photos go into the library, so "Use library photos" finds them.
+        let savedPhotos = libraryURL ?? FileManager.default.homeDirectoryForCurrentUser
+            .appendingPathComponent("Pictures/Stickers", isDirectory: true)
+        let sessions = WebSessions(
+            stickers: session,
+            colors: ColorSession(model: ColorSchemeModel(), stickers: session),
+            space: SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 12)),
+                                stickers: session)
+        )
         let app = WebApplication.make(configuration: configuration, sessions: sessions) { port in
             // Scripts wait for this line to learn the port (with --port 0): write it unbuffered.
             FileHandle.standardOutput.write(Data("Serving on http://\(host):\(port)\n".utf8))
@@ -56,6 +76,12 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw fail("cannot serve on \(host):\(port): \(error)", ExitStatus.ioError)
         }
+    }
+
+    static func apiURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host != nil else { return nil }
+        return url
     }
 
     /// The sticker engine, or the preview stand-in when asked for (`--preview`, used by the

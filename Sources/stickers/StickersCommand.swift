@@ -5,6 +5,12 @@ struct StickersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stickers",
         abstract: "Turn photos into sticker packs and colour palettes.",
-        subcommands: [MakeCommand.self, ServeCommand.self]
+        subcommands: [
+            MakeCommand.self,
+            StickerCommand.self,
+            PaletteCommand.self,
+            CatalogCommand.self,
+            ServeCommand.self,
+        ]
     )
 }

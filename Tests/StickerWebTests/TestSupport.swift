@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Raster
+import SpacePhotos
 import StickerApp
 import StickerWeb
 
@@ -50,6 +51,8 @@ func withWebApp<Value: Sendable>(
     processor: FakePhotoProcessor = FakePhotoProcessor(),
     library: URL? = nil,
     colorExtractor: any ColorSchemeExtracting = PhotoColorSchemeExtractor(),
+    catalogAPI: URL = URL(string: "http://127.0.0.1:9/planetary/apod")!,
+    savedPhotos: URL = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-web-unused"),
     limits: WebLimits = WebLimits(maxUploadBytes: 64 * 1024, maxPhotos: 5),
     _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
@@ -57,7 +60,12 @@ func withWebApp<Value: Sendable>(
     let session = StickerSession(model: StickerViewModel(processor: processor, maxConcurrentJobs: 2),
                                  library: library, limits: limits)
     let colors = ColorSession(model: ColorSchemeModel(extractor: colorExtractor), stickers: session)
-    let app = WebApplication.make(configuration: configuration, sessions: WebSessions(stickers: session, colors: colors))
+    let client = APODClient(configuration: APODConfiguration(
+        baseURL: catalogAPI, apiKey: "test", retry: RetryPolicy(maxAttempts: 1), log: { _ in }))
+    let space = SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 4)),
+                             stickers: session)
+    let app = WebApplication.make(configuration: configuration,
+                                  sessions: WebSessions(stickers: session, colors: colors, space: space))
     return try await app.test(.router) { client in try await test(client) }
 }
 

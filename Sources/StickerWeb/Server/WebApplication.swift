@@ -11,6 +11,7 @@ public enum WebApplication {
         AssetRoutes().register(on: router)
         StickerRoutes(session: sessions.stickers, limits: configuration.limits).register(on: router)
         ColorRoutes(session: sessions.colors, limits: configuration.limits).register(on: router)
+        SpaceRoutes(session: sessions.space).register(on: router)
         return router
     }
 
@@ -36,9 +37,11 @@ public enum WebApplication {
 public struct WebSessions: Sendable {
     public var stickers: StickerSession
     public var colors: ColorSession
+    public var space: SpaceSession
 
-    public init(stickers: StickerSession, colors: ColorSession) {
+    public init(stickers: StickerSession, colors: ColorSession, space: SpaceSession) {
         self.stickers = stickers
         self.colors = colors
+        self.space = space
     }
 }

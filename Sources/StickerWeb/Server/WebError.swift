@@ -9,6 +9,8 @@ enum WebError: Error, Sendable, Equatable {
     case tooLarge(String)
     case unsupportedMediaType(String)
     case unprocessable(String)
+    /// A service the app depends on (the space photo API) failed.
+    case badGateway(String)
 
     var httpError: HTTPError {
         switch self {
@@ -18,6 +20,7 @@ enum WebError: Error, Sendable, Equatable {
         case .tooLarge(let message): HTTPError(.contentTooLarge, message: message)
         case .unsupportedMediaType(let message): HTTPError(.unsupportedMediaType, message: message)
         case .unprocessable(let message): HTTPError(.unprocessableContent, message: message)
+        case .badGateway(let message): HTTPError(.badGateway, message: message)
         }
     }
 }

@@ -65,6 +65,18 @@ public final class StickerSession {
         return new.count
     }
 
+    /// Adds one photo file (a saved space photo); returns its id (the existing one when the file
+    /// is already chosen).
+    func addFile(_ url: URL) throws(WebError) -> UUID {
+        if let existing = model.selection.first(where: { $0.source == .file(url) }) { return existing.id }
+        guard model.selection.count < limits.maxPhotos else {
+            throw .unprocessable("at most \(limits.maxPhotos) photos at once")
+        }
+        let photo = SelectedPhoto(file: url)
+        model.add([photo])
+        return photo.id
+    }
+
     func remove(_ id: UUID) throws(WebError) {
         _ = try photo(id)
         model.select(model.selection.filter { $0.id != id })
