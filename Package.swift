@@ -54,9 +54,22 @@ let package = Package(
         ),
         .target(name: "SpacePhotos", swiftSettings: concurrency),
         .target(name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos"], swiftSettings: mainActorByDefault),
+        // Request handlers run wherever Hummingbird calls them (nonisolated) and `await` into the
+        // main-actor models, so this module keeps the library default rather than MainActor.
+        .target(
+            name: "StickerWeb",
+            dependencies: [
+                "StickerApp", "StickerKit", "SpacePhotos", "Raster",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: concurrency
+        ),
         .executableTarget(
             name: "stickers",
-            dependencies: ["StickerApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "StickerApp", "StickerWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: mainActorByDefault
         ),
         .executableTarget(
@@ -97,6 +110,11 @@ let package = Package(
             name: "StickerAppTests",
             dependencies: ["StickerApp", "APODTestServer"],
             swiftSettings: mainActorByDefault
+        ),
+        .testTarget(
+            name: "StickerWebTests",
+            dependencies: ["StickerWeb", "APODTestServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: concurrency
         ),
     ],
     swiftLanguageModes: [.v6]
