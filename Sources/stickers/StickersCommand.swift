@@ -11,6 +11,7 @@ struct StickersCommand: AsyncParsableCommand {
             PaletteCommand.self,
             CatalogCommand.self,
             ServeCommand.self,
+            ModelCommand.self,
         ]
     )
 }
