@@ -6,6 +6,8 @@
 let suites: [BenchmarkSuite] = [
     // Each workstream appends its suite here.
     decodeSuite,
+    inferenceSuite,
+    pipelineSuite,
 ]
 
 await BenchmarkRunner.run(suites: suites, arguments: Array(CommandLine.arguments.dropFirst()))

@@ -18,12 +18,12 @@ func fail(_ message: String, _ status: ExitCode) -> ExitCode {
     return status
 }
 
-func printError(_ message: String) {
+nonisolated func printError(_ message: String) {
     var stderr = StandardError()
     print("stickers: \(message)", to: &stderr)
 }
 
-struct StandardError: TextOutputStream {
+nonisolated struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
         FileHandle.standardError.write(Data(string.utf8))
     }

@@ -5,6 +5,10 @@ struct StickersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stickers",
         abstract: "Turn photos into sticker packs and colour palettes.",
-        subcommands: []
+        subcommands: [
+            MakeCommand.self,
+            StickerCommand.self,
+            PaletteCommand.self,
+        ]
     )
 }

@@ -1,0 +1,190 @@
+/// Runs a `NeuralNetwork`. Not Sendable: one session per task (a batch runs one session per core
+/// with `threads: 1`; a single photo may use `threads: 2` to spread each convolution over two
+/// child tasks).
+public final class InferenceSession {
+    public let network: NeuralNetwork
+    /// How many tasks each convolution is split over (1: everything runs on the calling task).
+    public let threads: Int
+
+    public init(network: NeuralNetwork, threads: Int = 1) {
+        self.network = network
+        self.threads = max(1, threads)
+    }
+
+    /// Runs the network, splitting each convolution over `threads` tasks. Like any method of a
+    /// non-Sendable type it runs on the caller's executor (a session belongs to one task): call it
+    /// from a `@concurrent` entry point, never from the main actor.
+    public func run(_ inputs: [String: Tensor]) async throws(ModelError) -> [String: Tensor] {
+        var slots = try prepareSlots(inputs)
+        for step in network.steps {
+            if case .conv(let convolution) = step.operation, threads > 1 {
+                let x = try floatInput(step, 0, slots)
+                slots[step.output] = .float(try await convolution(x, tasks: threads))
+            } else {
+                slots[step.output] = try evaluate(step, slots)
+            }
+            for s in step.releases { slots[s] = nil }
+        }
+        return try collectOutputs(slots)
+    }
+
+    /// Runs the network entirely on the calling thread (ignores `threads`), for synchronous callers.
+    public func runSerially(_ inputs: [String: Tensor]) throws(ModelError) -> [String: Tensor] {
+        var slots = try prepareSlots(inputs)
+        for step in network.steps {
+            slots[step.output] = try evaluate(step, slots)
+            for s in step.releases { slots[s] = nil }
+        }
+        return try collectOutputs(slots)
+    }
+
+    private func prepareSlots(_ inputs: [String: Tensor]) throws(ModelError) -> [Value?] {
+        var slots = [Value?](repeating: nil, count: network.slotCount)
+        for constant in network.constants { slots[constant.slot] = constant.value }
+        for (name, slot) in zip(network.inputNames, network.inputSlots) {
+            guard let tensor = inputs[name] else {
+                throw .invalidInput("no tensor for input '\(name)' (the network's inputs: \(network.inputNames.joined(separator: ", ")))")
+            }
+            if let declared = network.declaredInputShapes[name], !declared.isEmpty, declared.count != tensor.rank {
+                throw .invalidInput("input '\(name)' has shape \(tensor.shape); the network expects rank \(declared.count)")
+            }
+            slots[slot] = .float(tensor)
+        }
+        return slots
+    }
+
+    private func collectOutputs(_ slots: [Value?]) throws(ModelError) -> [String: Tensor] {
+        var outputs: [String: Tensor] = [:]
+        for (name, slot) in zip(network.outputNames, network.outputSlots) {
+            switch slots[slot] {
+            case .float(let t)?: outputs[name] = t
+            case .int(let t)?: outputs[name] = Tensor(uncheckedShape: t.shape, scalars: t.scalars.map { Float($0) })
+            case nil: throw .invalidGraph("output '\(name)' was not computed")
+            }
+        }
+        return outputs
+    }
+
+    private func input(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> Value? {
+        guard index < step.inputs.count, let slot = step.inputs[index] else { return nil }
+        guard let value = slots[slot] else { throw .invalidGraph("\(step.label): input \(index) is not available") }
+        return value
+    }
+
+    private func floatInput(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> Tensor {
+        guard case .float(let t)? = try input(step, index, slots) else {
+            throw .invalidInput("\(step.label): input \(index) must be a float tensor")
+        }
+        return t
+    }
+
+    private func intInput(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> IntTensor? {
+        switch try input(step, index, slots) {
+        case .int(let t)?: return t
+        case .float(let t)?: return IntTensor(shape: t.shape, scalars: t.scalars.map { Int64($0) })
+        case nil: return nil
+        }
+    }
+
+    /// One step on the calling thread.
+    private func evaluate(_ step: NeuralNetwork.Step, _ slots: [Value?]) throws(ModelError) -> Value {
+        switch step.operation {
+        case .constant(let value):
+            return value
+        case .identity:
+            guard let v = try input(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
+            return v
+        case .shape:
+            guard let v = try input(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
+            return .int(IntTensor(shape: [v.shape.count], scalars: v.shape.map { Int64($0) }))
+        case .gather(let axis):
+            guard let indices = try intInput(step, 1, slots), let data = try input(step, 0, slots) else {
+                throw .invalidGraph("\(step.label) needs data and indices")
+            }
+            switch data {
+            case .float(let t):
+                let r = try gather(t.scalars, shape: t.shape, indices: indices, axis: axis)
+                return .float(Tensor(uncheckedShape: r.shape, scalars: r.values))
+            case .int(let t):
+                let r = try gather(t.scalars, shape: t.shape, indices: indices, axis: axis)
+                return .int(IntTensor(shape: r.shape, scalars: r.values))
+            }
+        case .unsqueeze(let attributeAxes):
+            guard let data = try input(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
+            var axes = attributeAxes
+            if axes == nil { axes = try intInput(step, 1, slots)?.scalars.map { Int($0) } }
+            guard let axes else {
+                throw .invalidGraph("\(step.label) has no axes")
+            }
+            let shape = try unsqueezedShape(data.shape, axes: axes)
+            switch data {
+            case .float(let t): return .float(Tensor(uncheckedShape: shape, scalars: t.scalars))
+            case .int(let t): return .int(IntTensor(shape: shape, scalars: t.scalars))
+            }
+        case .slice(let attributes):
+            guard let data = try input(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
+            let starts: [Int64], ends: [Int64], axes: [Int64]?, steps: [Int64]?
+            if let attributes {
+                (starts, ends, axes, steps) = (attributes.starts, attributes.ends, attributes.axes, nil)
+            } else {
+                guard let s = try intInput(step, 1, slots), let e = try intInput(step, 2, slots) else {
+                    throw .invalidGraph("\(step.label) needs starts and ends")
+                }
+                (starts, ends) = (s.scalars, e.scalars)
+                axes = try intInput(step, 3, slots)?.scalars
+                steps = try intInput(step, 4, slots)?.scalars
+            }
+            switch data {
+            case .float(let t):
+                let r = try slice(t.scalars, shape: t.shape, starts: starts, ends: ends, axes: axes, steps: steps)
+                return .float(Tensor(uncheckedShape: r.shape, scalars: r.values))
+            case .int(let t):
+                let r = try slice(t.scalars, shape: t.shape, starts: starts, ends: ends, axes: axes, steps: steps)
+                return .int(IntTensor(shape: r.shape, scalars: r.values))
+            }
+        case .cast(let toFloat):
+            guard let data = try input(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
+            switch (data, toFloat) {
+            case (.float, true), (.int, false): return data
+            case (.int(let t), true): return .float(Tensor(uncheckedShape: t.shape, scalars: t.scalars.map { Float($0) }))
+            case (.float(let t), false):
+                return .int(IntTensor(shape: t.shape, scalars: t.scalars.map { $0.isFinite ? Int64(exactly: $0.rounded(.towardZero)) ?? 0 : 0 }))
+            }
+        case .concat(let axis):
+            var values: [Value] = []
+            for i in step.inputs.indices { if let v = try input(step, i, slots) { values.append(v) } }
+            if values.allSatisfy({ if case .float = $0 { true } else { false } }) {
+                let parts = values.compactMap { v -> (shape: [Int], values: [Float])? in
+                    if case .float(let t) = v { (t.shape, t.scalars) } else { nil }
+                }
+                let r = try concatenate(parts, axis: axis)
+                return .float(Tensor(uncheckedShape: r.shape, scalars: r.values))
+            }
+            let parts = values.compactMap { v -> (shape: [Int], values: [Int64])? in
+                if case .int(let t) = v { (t.shape, t.scalars) } else { nil }
+            }
+            guard parts.count == values.count else { throw .invalidInput("\(step.label) mixes float and integer tensors") }
+            let r = try concatenate(parts, axis: axis)
+            return .int(IntTensor(shape: r.shape, scalars: r.values))
+        case .relu:
+            return .float(try floatInput(step, 0, slots).relu())
+        case .sigmoid:
+            return .float(try floatInput(step, 0, slots).sigmoid())
+        case .binary(let op):
+            guard let a = try input(step, 0, slots), let b = try input(step, 1, slots) else {
+                throw .invalidGraph("\(step.label) needs two inputs")
+            }
+            return try op.apply(a, b)
+        case .maxPool(let pooling):
+            return .float(try pooling(floatInput(step, 0, slots)))
+        case .resize(let resize):
+            let x = try floatInput(step, 0, slots)
+            var scales: Tensor?
+            if case .float(let t)? = try input(step, resize.scalesInputIndex, slots) { scales = t }
+            let sizes = resize.scalesInputIndex == 2 ? try intInput(step, 3, slots) : nil
+            return .float(try resize(x, scales: scales, sizes: sizes))
+        case .conv(let convolution):
+            return .float(try convolution(floatInput(step, 0, slots)))
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// ONNX model reading and CPU graph execution (issue 12).

@@ -1,0 +1,154 @@
+import Foundation
+
+/// An ONNX network decoded into an execution plan: immutable, loaded once and shared by any
+/// number of concurrent `InferenceSession`s.
+///
+/// The plan is generic: nodes run in topological order of the graph, constants (initializers and
+/// Constant nodes) are decoded once, each Conv's weights are prepared for its kernel, a Relu that
+/// is the only consumer of a Conv is fused into it, and every intermediate tensor is released
+/// after its last use.
+public struct NeuralNetwork: Sendable {
+    /// The graph's inputs that callers must supply (initializers excluded).
+    public let inputNames: [String]
+    /// The graph's outputs, in the model's order.
+    public let outputNames: [String]
+    /// Declared input shapes (nil for symbolic dimensions), by input name.
+    public let declaredInputShapes: [String: [Int?]]
+
+    let steps: [Step]
+    let constants: [ConstantSlot]
+    let inputSlots: [Int]
+    let outputSlots: [Int]
+    let slotCount: Int
+
+    struct Step: Sendable {
+        let operation: Operation
+        /// Slots of the inputs; nil for an omitted optional input ("").
+        let inputs: [Int?]
+        let output: Int
+        /// Slots whose last reader is this step.
+        let releases: [Int]
+        let label: String
+    }
+
+    struct ConstantSlot: Sendable {
+        let slot: Int
+        let value: Value
+    }
+
+    /// Decodes an ONNX model (the bytes of a .onnx file).
+    public init(onnx data: Data) throws(ModelError) {
+        try self.init(model: ONNXModel(bytes: [UInt8](data)))
+    }
+
+    /// Reads and decodes an ONNX model file.
+    public init(contentsOf url: URL) throws(ModelError) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw .unreadable("\(url.path): \(error.localizedDescription)")
+        }
+        try self.init(onnx: data)
+    }
+
+    init(model: ONNXModel) throws(ModelError) {
+        let graph = model.graph
+        var slotOf: [String: Int] = [:]
+        func slot(_ name: String) -> Int {
+            if let s = slotOf[name] { return s }
+            let s = slotOf.count
+            slotOf[name] = s
+            return s
+        }
+        var constantValues: [String: Value] = [:]
+        for initializer in graph.initializers { constantValues[initializer.name] = try initializer.value() }
+
+        let inputs = graph.inputs.map(\.name).filter { constantValues[$0] == nil }
+        guard !inputs.isEmpty else { throw .invalidGraph("the graph has no inputs") }
+        guard !graph.outputs.isEmpty else { throw .invalidGraph("the graph has no outputs") }
+        var available = Set(inputs).union(constantValues.keys)
+
+        // Kahn's algorithm: repeatedly take nodes whose inputs are all available, in file order.
+        var pending = graph.nodes
+        var ordered: [ONNXNode] = []
+        while !pending.isEmpty {
+            var next: [ONNXNode] = []
+            var progressed = false
+            for node in pending {
+                if node.inputs.allSatisfy({ $0.isEmpty || available.contains($0) }) {
+                    ordered.append(node)
+                    for output in node.outputs where !output.isEmpty { available.insert(output) }
+                    progressed = true
+                } else {
+                    next.append(node)
+                }
+            }
+            if !progressed {
+                let node = next[0]
+                let missing = node.inputs.first { !$0.isEmpty && !available.contains($0) } ?? "?"
+                throw .invalidGraph("\(node.label) reads '\(missing)', which no node, input or initializer provides (or the graph has a cycle)")
+            }
+            pending = next
+        }
+        for output in graph.outputs where !available.contains(output.name) {
+            throw .invalidGraph("output '\(output.name)' is never produced")
+        }
+
+        // Decode operators; Constant nodes become constants.
+        var decoded: [(node: ONNXNode, operation: Operation)] = []
+        for node in ordered {
+            guard node.outputs.count == 1 || (node.opType == "Dropout" && !node.outputs.isEmpty) else {
+                throw .unsupported("\(node.label) with \(node.outputs.count) outputs")
+            }
+            let operation = try Operation(node: node) { constantValues[$0] }
+            if case .constant(let value) = operation {
+                constantValues[node.outputs[0]] = value
+            } else {
+                decoded.append((node, operation))
+            }
+        }
+
+        // Fuse Conv → Relu when the Relu is the Conv output's only reader.
+        let graphOutputs = Set(graph.outputs.map(\.name))
+        var readers: [String: Int] = [:]
+        for (node, _) in decoded { for input in node.inputs { readers[input, default: 0] += 1 } }
+        var fusedAway = Set<Int>()
+        var renamed: [String: String] = [:]
+        for i in decoded.indices {
+            guard case .relu = decoded[i].operation, let source = decoded[i].node.inputs.first,
+                  readers[source] == 1, !graphOutputs.contains(source),
+                  let j = decoded[..<i].lastIndex(where: { $0.node.outputs[0] == source }),
+                  case .conv(var convolution) = decoded[j].operation, !convolution.fusedRelu else { continue }
+            convolution.fusedRelu = true
+            decoded[j].operation = .conv(convolution)
+            renamed[source] = decoded[i].node.outputs[0]
+            fusedAway.insert(i)
+        }
+
+        var steps: [Step] = []
+        var lastReader: [Int: Int] = [:]
+        var stepInputs: [[Int?]] = []
+        for (i, (node, operation)) in decoded.enumerated() where !fusedAway.contains(i) {
+            let ins = node.inputs.map { $0.isEmpty ? nil : slot($0) }
+            for case let s? in ins { lastReader[s] = stepInputs.count }
+            stepInputs.append(ins)
+            steps.append(Step(operation: operation, inputs: ins, output: slot(renamed[node.outputs[0]] ?? node.outputs[0]),
+                              releases: [], label: node.label))
+        }
+        let outputSlots = graph.outputs.map { slot($0.name) }
+        let constantSlots = constantValues.filter { slotOf[$0.key] != nil }.map { ConstantSlot(slot: slotOf[$0.key]!, value: $0.value) }
+        let keep = Set(constantSlots.map(\.slot)).union(outputSlots)
+        var releases = [[Int]](repeating: [], count: steps.count)
+        for (s, step) in lastReader where !keep.contains(s) { releases[step].append(s) }
+        self.steps = steps.indices.map { i in
+            Step(operation: steps[i].operation, inputs: steps[i].inputs, output: steps[i].output,
+                 releases: releases[i], label: steps[i].label)
+        }
+        self.inputNames = inputs
+        self.inputSlots = inputs.map { slot($0) }
+        self.outputNames = graph.outputs.map(\.name)
+        self.outputSlots = outputSlots
+        self.constants = constantSlots
+        self.slotCount = slotOf.count
+        self.declaredInputShapes = Dictionary(graph.inputs.map { ($0.name, $0.shape) }, uniquingKeysWith: { a, _ in a })
+    }
+}

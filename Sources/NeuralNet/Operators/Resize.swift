@@ -1,0 +1,123 @@
+/// Resize (opset 10/11) and Upsample of the two spatial dimensions of an NCHW tensor: nearest or
+/// (bi)linear, with the coordinate conventions the exporters use.
+struct Resize: Sendable {
+    enum Mode: Sendable { case nearest, linear }
+    enum Coordinates: Sendable { case halfPixel, pytorchHalfPixel, alignCorners, asymmetric }
+    enum Rounding: Sendable { case roundPreferFloor, roundPreferCeil, floor, ceil }
+
+    var mode: Mode
+    var coordinates: Coordinates
+    var rounding: Rounding
+    /// Upsample and opset-10 Resize take (X, scales); opset 11 takes (X, roi, scales, sizes).
+    var scalesInputIndex: Int
+
+    init(mode: Mode, coordinates: Coordinates, rounding: Rounding = .roundPreferFloor, scalesInputIndex: Int = 2) {
+        self.mode = mode
+        self.coordinates = coordinates
+        self.rounding = rounding
+        self.scalesInputIndex = scalesInputIndex
+    }
+
+    init(node: ONNXNode) throws(ModelError) {
+        switch node.attributes["mode"]?.string ?? "nearest" {
+        case "nearest": mode = .nearest
+        case "linear", "bilinear": mode = .linear
+        case let other: throw .unsupported("\(node.label): mode \(other)")
+        }
+        let legacy = node.opType == "Upsample" || node.inputs.count == 2
+        switch node.attributes["coordinate_transformation_mode"]?.string ?? (legacy ? "asymmetric" : "half_pixel") {
+        case "half_pixel": coordinates = .halfPixel
+        case "pytorch_half_pixel": coordinates = .pytorchHalfPixel
+        case "align_corners": coordinates = .alignCorners
+        case "asymmetric": coordinates = .asymmetric
+        case let other: throw .unsupported("\(node.label): coordinate_transformation_mode \(other)")
+        }
+        switch node.attributes["nearest_mode"]?.string ?? (legacy ? "floor" : "round_prefer_floor") {
+        case "round_prefer_floor": rounding = .roundPreferFloor
+        case "round_prefer_ceil": rounding = .roundPreferCeil
+        case "floor": rounding = .floor
+        case "ceil": rounding = .ceil
+        case let other: throw .unsupported("\(node.label): nearest_mode \(other)")
+        }
+        scalesInputIndex = legacy ? 1 : 2
+    }
+
+    /// Output size from `sizes` if given, else `scales`; N and C must stay unchanged.
+    func callAsFunction(_ x: Tensor, scales: Tensor?, sizes: IntTensor?) throws(ModelError) -> Tensor {
+        guard x.rank == 4 else { throw .invalidInput("Resize expects NCHW, got shape \(x.shape)") }
+        let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
+        var oh: Int, ow: Int
+        var scaleH: Float, scaleW: Float
+        if let sizes, !sizes.scalars.isEmpty {
+            guard sizes.scalars.count == 4, sizes.scalars[0] == n, sizes.scalars[1] == c,
+                  sizes.scalars.allSatisfy({ $0 >= 0 && $0 < (1 << 24) }) else {
+                throw .unsupported("Resize to sizes \(sizes.scalars) of a \(x.shape) tensor (only H and W may change)")
+            }
+            oh = Int(sizes.scalars[2]); ow = Int(sizes.scalars[3])
+            scaleH = Float(oh) / Float(max(h, 1)); scaleW = Float(ow) / Float(max(w, 1))
+        } else if let scales, scales.count == 4 {
+            guard scales.scalars[0] == 1, scales.scalars[1] == 1, scales.scalars[2] > 0, scales.scalars[3] > 0 else {
+                throw .unsupported("Resize by scales \(scales.scalars) (only H and W may change)")
+            }
+            scaleH = scales.scalars[2]; scaleW = scales.scalars[3]
+            oh = Int((Float(h) * scaleH).rounded(.down)); ow = Int((Float(w) * scaleW).rounded(.down))
+        } else {
+            throw .invalidInput("Resize needs either 4 scales or 4 sizes")
+        }
+        let ys = axisSamples(outSize: oh, inSize: h, scale: scaleH)
+        let xs = axisSamples(outSize: ow, inSize: w, scale: scaleW)
+        var out = [Float](repeating: 0, count: n * c * oh * ow)
+        x.scalars.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for plane in 0..<(n * c) {
+                    let s = src.baseAddress! + plane * h * w
+                    let d = dst.baseAddress! + plane * oh * ow
+                    for oy in 0..<oh {
+                        let sy = ys[oy]
+                        let r0 = s + sy.i0 * w, r1 = s + sy.i1 * w
+                        let row = d + oy * ow
+                        for ox in 0..<ow {
+                            let sx = xs[ox]
+                            let top = r0[sx.i0] * sx.w0 + r0[sx.i1] * sx.w1
+                            let bottom = r1[sx.i0] * sx.w0 + r1[sx.i1] * sx.w1
+                            row[ox] = top * sy.w0 + bottom * sy.w1
+                        }
+                    }
+                }
+            }
+        }
+        return Tensor(uncheckedShape: [n, c, oh, ow], scalars: out)
+    }
+
+    /// For each output coordinate: the two input indices and their weights (nearest: one index, weight 1).
+    func axisSamples(outSize: Int, inSize: Int, scale: Float) -> [(i0: Int, i1: Int, w0: Float, w1: Float)] {
+        (0..<outSize).map { o in
+            let of = Float(o)
+            var source: Float
+            switch coordinates {
+            case .halfPixel: source = (of + 0.5) / scale - 0.5
+            case .pytorchHalfPixel: source = outSize > 1 ? (of + 0.5) / scale - 0.5 : 0
+            case .alignCorners: source = outSize > 1 ? of * Float(inSize - 1) / Float(outSize - 1) : 0
+            case .asymmetric: source = of / scale
+            }
+            switch mode {
+            case .nearest:
+                var i: Int
+                switch rounding {
+                case .floor: i = Int(source.rounded(.down))
+                case .ceil: i = Int(source.rounded(.up))
+                case .roundPreferFloor: i = source == source.rounded(.down) + 0.5 ? Int(source.rounded(.down)) : Int(source.rounded())
+                case .roundPreferCeil: i = Int(source.rounded(.toNearestOrAwayFromZero))
+                }
+                i = min(max(i, 0), inSize - 1)
+                return (i, i, 1, 0)
+            case .linear:
+                source = min(max(source, 0), Float(inSize - 1))
+                let i0 = Int(source)
+                let i1 = min(i0 + 1, inSize - 1)
+                let f = source - Float(i0)
+                return (i0, i1, 1 - f, f)
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Raster
+
+/// Finds the dominant colours of an image: the few colours that best stand for all its pixels.
+///
+/// The image is area-averaged to about 256 px on its long side, its pixels are gathered into a
+/// histogram of quantized colours in OKLab, and a weighted k-means (k-means++ seeding from a fixed
+/// seed, the best of a few starts) places the colours; a last refinement moves each colour to the
+/// geometric median of its pixels, because what a palette should minimise is each pixel's
+/// *distance* to its nearest colour, not the squared distance. Colours closer than a just
+/// noticeable difference are merged, so a flat image yields one colour however many are asked.
+///
+/// Not Sendable: it owns scratch buffers that are reused from call to call. Make one per task.
+/// Same input, same output: there is no randomness beyond the fixed seeds.
+public final class ColorExtractor {
+    /// The palette sizes the product offers.
+    public static let supportedCounts = 3...10
+    /// The long side the image is area-averaged to before its colours are counted.
+    public let workingSize: Int
+
+    private var histogram = ColorHistogram()
+    private var clustering = WeightedKMeans()
+
+    public init(workingSize: Int = 256) {
+        self.workingSize = max(16, workingSize)
+    }
+
+    /// The image's dominant colours, heaviest first, weights summing to 1.
+    ///
+    /// - Parameters:
+    ///   - count: how many colours to return at most (clamped to 1…16); fewer come back when the
+    ///     image has fewer visibly distinct colours.
+    ///   - mask: optional alpha (any size; it is stretched over the image) that weights each pixel,
+    ///     e.g. a cut-out's mask to get the subject's colours. Pixels that are fully transparent in
+    ///     the image or the mask are ignored; partly transparent ones count in proportion.
+    /// - Returns: an empty scheme when no pixel is visible.
+    public func extractColors(from image: Image, count: Int, mask: Mask? = nil) -> PhotoColorScheme {
+        let count = min(max(count, 1), 16)
+        histogram.build(from: image, mask: mask, longSide: workingSize)
+        guard histogram.totalWeight > 0 else { return PhotoColorScheme(colors: []) }
+
+        var centres = clustering.cluster(fine: histogram.fine, coarse: histogram.coarse, count: count)
+        var weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
+        DistinctColors.merge(&centres, &weights, within: DistinctColors.justNoticeableDifference,
+                             lightnessWeight: ColorHistogram.lightnessWeight)
+        // Weights are the fraction of pixels nearest each final colour.
+        weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
+        return DistinctColors.scheme(centres: centres, weights: weights, lightnessWeight: ColorHistogram.lightnessWeight)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import ZIPFoundation
+
+/// A shareable sticker pack: a ZIP holding, per photo, `NAME.sticker.png` and `NAME.gradient.png`,
+/// plus `palettes.json` (each photo's colours) and `manifest.json` (what is inside, and which
+/// photos were left out and why).
+public struct StickerPack: Sendable {
+    public struct Item: Sendable {
+        public var name: String
+        public var stickerPNG: Data
+        public var gradientPNG: Data
+        public var colorScheme: PhotoColorScheme
+
+        public init(name: String, stickerPNG: Data, gradientPNG: Data, colorScheme: PhotoColorScheme) {
+            self.name = name
+            self.stickerPNG = stickerPNG
+            self.gradientPNG = gradientPNG
+            self.colorScheme = colorScheme
+        }
+    }
+
+    public struct InvalidPhoto: Sendable, Codable, Hashable {
+        public var name: String
+        public var reason: String
+        public init(name: String, reason: String) { self.name = name; self.reason = reason }
+    }
+
+    public var items: [Item]
+    public var invalidPhotos: [InvalidPhoto]
+
+    public init(items: [Item], invalidPhotos: [InvalidPhoto] = []) {
+        self.items = items
+        self.invalidPhotos = invalidPhotos
+    }
+
+    /// The entry names each item gets in the archive: its name made safe for a file name, with
+    /// `-2`, `-3`… added when two photos share a name.
+    public var entryNames: [String] {
+        var used: Set<String> = []
+        return items.map { item in
+            let base = Self.safeFileName(item.name)
+            var candidate = base
+            var counter = 2
+            while used.contains(candidate.lowercased()) {
+                candidate = "\(base)-\(counter)"
+                counter += 1
+            }
+            used.insert(candidate.lowercased())
+            return candidate
+        }
+    }
+
+    /// Writes the pack as a ZIP at `url`, atomically: an existing file is replaced only when the
+    /// new one is complete.
+    public func write(to url: URL) throws {
+        let names = entryNames
+        try AtomicFileWriter.write(to: url) { temporary in
+            let archive = try Archive(url: temporary, accessMode: .create)
+            for (item, name) in zip(items, names) {
+                try Task.checkCancellation()
+                // PNGs are already deflated: storing them again compressed only costs time.
+                try archive.add("\(name).sticker.png", item.stickerPNG, compressed: false)
+                try archive.add("\(name).gradient.png", item.gradientPNG, compressed: false)
+            }
+            try archive.add("palettes.json", try palettesJSON(names: names), compressed: true)
+            try archive.add("manifest.json", try manifestJSON(names: names), compressed: true)
+        }
+    }
+
+    func palettesJSON(names: [String]) throws -> Data {
+        struct Color: Encodable { let hex: String; let weight: Double }
+        struct Photo: Encodable { let name: String; let colors: [Color] }
+        struct Palettes: Encodable { let photos: [Photo] }
+        let photos = zip(items, names).map { item, name in
+            Photo(name: name, colors: item.colorScheme.colors.map { Color(hex: $0.hex, weight: ($0.weight * 10_000).rounded() / 10_000) })
+        }
+        return try Self.encoder.encode(Palettes(photos: photos))
+    }
+
+    func manifestJSON(names: [String]) throws -> Data {
+        struct Entry: Encodable { let name: String; let sticker: String; let gradient: String; let colors: [String] }
+        struct Manifest: Encodable {
+            let format = "stickers-pack"
+            let version = 1
+            let stickers: [Entry]
+            let invalid: [InvalidPhoto]
+        }
+        let entries = zip(items, names).map { item, name in
+            Entry(name: name, sticker: "\(name).sticker.png", gradient: "\(name).gradient.png",
+                  colors: item.colorScheme.colors.map(\.hex))
+        }
+        return try Self.encoder.encode(Manifest(stickers: entries, invalid: invalidPhotos))
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    static func safeFileName(_ name: String) -> String {
+        let allowed = name.unicodeScalars.map { scalar -> Character in
+            if CharacterSet.alphanumerics.contains(scalar) || "-_ .".unicodeScalars.contains(scalar) {
+                return Character(scalar)
+            }
+            return "_"
+        }
+        let trimmed = String(allowed).trimmingCharacters(in: CharacterSet(charactersIn: " ."))
+        return trimmed.isEmpty ? "photo" : String(trimmed.prefix(100))
+    }
+}
+
+private extension Archive {
+    func add(_ path: String, _ data: Data, compressed: Bool) throws {
+        try addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
+                     compressionMethod: compressed ? .deflate : .none) { position, size in
+            data.subdata(in: Int(position)..<Int(position) + size)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// Text helpers shared by the palette writers and readers.
+enum PaletteText {
+    /// The weights rounded to `1/units` so that the rounded values still sum to exactly `units`
+    /// (largest remainder), e.g. 1/2, 1/3, 1/6 at 1000 units give 500, 333, 167, not 500, 333, 166.
+    static func roundedWeights(_ colors: [PaletteColor], units: Int) -> [Int] {
+        let total = colors.reduce(0) { $0 + max($1.weight, 0) }
+        guard total > 0 else { return colors.map { _ in 0 } }
+        let exact = colors.map { max($0.weight, 0) / total * Double(units) }
+        var rounded = exact.map { Int($0.rounded(.down)) }
+        let order = exact.indices.sorted { (exact[$0] - Double(rounded[$0]), $1) > (exact[$1] - Double(rounded[$1]), $0) }
+        for i in order.prefix(units - rounded.reduce(0, +)) { rounded[i] += 1 }
+        return rounded
+    }
+
+    /// `units` (tenths of a percent) as `42.0%`.
+    static func percent(tenths: Int) -> String { "\(tenths / 10).\(tenths % 10)%" }
+
+    /// A decimal with `digits` fractional digits, trailing zeros dropped: 4200 → "0.42".
+    static func decimal(_ value: Int, digits: Int) -> String {
+        var scale = 1
+        for _ in 0..<digits { scale *= 10 }
+        var fraction = String(value % scale)
+        fraction = String(repeating: "0", count: digits - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(value / scale)" + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    /// `#RRGGBB` (either case) as a colour with the given weight.
+    static func color(hex: some StringProtocol, weight: Double) -> PaletteColor? {
+        let digits = hex.hasPrefix("#") ? hex.dropFirst() : hex[...]
+        guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
+        return PaletteColor(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF),
+                            blue: UInt8(value & 0xFF), weight: weight)
+    }
+
+    /// `42.0%` as 0.42.
+    static func weight(percent: some StringProtocol) -> Double? {
+        guard percent.hasSuffix("%"), let value = Double(percent.dropLast()) else { return nil }
+        return value / 100
+    }
+}

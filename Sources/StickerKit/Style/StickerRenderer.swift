@@ -1,0 +1,124 @@
+import Raster
+
+/// Draws one sticker: layers shadow, outline, subject. The distance field and the shadow are
+/// computed on a grid of at most `maximumGridSide` pixels a side and sampled bilinearly, so a 12 MP
+/// subject costs a few megabytes, not a float per pixel; both are smooth, so nothing is lost.
+struct StickerRenderer {
+    let style: StickerStyle
+    let cutOut: Image
+    var maximumGridSide = 1024
+
+    func render() -> Image {
+        let side = min(cutOut.width, cutOut.height)
+        let outline = Float(style.resolvedOutlineWidth(width: cutOut.width, height: cutOut.height))
+        let blur = style.shadow.map { Float(Double(side) * $0.blurFraction) } ?? 0
+        let offset = style.shadow.map { Float(Double(side) * $0.offsetFraction) } ?? 0
+        let margin = Int((outline + 2 * blur + offset).rounded(.up)) + style.padding
+        let width = cutOut.width + 2 * margin, height = cutOut.height + 2 * margin
+        guard outline > 0 || style.shadow != nil else { return padded(margin: margin) }
+
+        // The grid: one cell per `step`×`step` canvas pixels.
+        let step = max(1, (max(width, height) + maximumGridSide - 1) / maximumGridSide)
+        let gw = (width + step - 1) / step, gh = (height + step - 1) / step
+        var solid = [Bool](repeating: false, count: gw * gh)
+        cutOut.pixels.withUnsafeBufferPointer { px in
+            for y in 0..<cutOut.height {
+                let gy = (y + margin) / step
+                for x in 0..<cutOut.width where px[(y * cutOut.width + x) * 4 + 3] >= 128 {
+                    solid[gy * gw + (x + margin) / step] = true
+                }
+            }
+        }
+        let squared = DistanceTransform.squaredDistances(width: gw, height: gh) { solid[$0] }
+        // Distance in canvas pixels, from grid-cell centres.
+        let distance = GridPlane(width: gw, height: gh, step: step,
+                                 values: squared.map { $0.isFinite ? $0.squareRoot() * Float(step) : 1e9 })
+        func outlineAlpha(_ d: Float) -> Float { min(1, max(0, outline + 0.5 - d)) }
+
+        var shadowGrid: GridPlane?
+        if let shadow = style.shadow {
+            // Silhouette of subject + outline, blurred (three box passes ≈ Gaussian), faded.
+            var silhouette = distance.values.map { outline > 0 ? outlineAlpha($0) : ($0 == 0 ? 1 : 0) }
+            let r = max(1, Int((blur / Float(step) / 2).rounded()))
+            let box = BoxFilter(width: gw, height: gh, radius: r)
+            for _ in 0..<3 { silhouette = box.mean(silhouette) }
+            shadowGrid = GridPlane(width: gw, height: gh, step: step,
+                                   values: silhouette.map { $0 * shadow.opacity })
+        }
+
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        let oc = style.outlineColor
+        let ocr = Float(oc.r), ocg = Float(oc.g), ocb = Float(oc.b)
+        cutOut.pixels.withUnsafeBufferPointer { px in
+            for y in 0..<height {
+                for x in 0..<width {
+                    // Bottom layer: shadow (black).
+                    var a: Float = 0, r: Float = 0, g: Float = 0, b: Float = 0   // premultiplied
+                    if let shadowGrid {
+                        a = shadowGrid.sample(x: Float(x), y: Float(y) - offset)
+                    }
+                    // Outline (premultiplied "over").
+                    if outline > 0 {
+                        let oa = outlineAlpha(distance.sample(x: Float(x), y: Float(y)))
+                        if oa > 0 {
+                            r = ocr * oa + r * (1 - oa); g = ocg * oa + g * (1 - oa); b = ocb * oa + b * (1 - oa)
+                            a = oa + a * (1 - oa)
+                        }
+                    }
+                    // Subject.
+                    let cx = x - margin, cy = y - margin
+                    if cx >= 0 && cy >= 0 && cx < cutOut.width && cy < cutOut.height {
+                        let s = (cy * cutOut.width + cx) * 4
+                        let sa = Float(px[s + 3]) * (1 / 255)
+                        if sa > 0 {
+                            r = Float(px[s]) * sa + r * (1 - sa)
+                            g = Float(px[s + 1]) * sa + g * (1 - sa)
+                            b = Float(px[s + 2]) * sa + b * (1 - sa)
+                            a = sa + a * (1 - sa)
+                        }
+                    }
+                    guard a > 0 else { continue }
+                    let o = (y * width + x) * 4
+                    let inv = 1 / a
+                    out[o] = UInt8(min(255, r * inv + 0.5))
+                    out[o + 1] = UInt8(min(255, g * inv + 0.5))
+                    out[o + 2] = UInt8(min(255, b * inv + 0.5))
+                    out[o + 3] = UInt8(min(255, a * 255 + 0.5))
+                }
+            }
+        }
+        return Image(width: width, height: height, pixels: out)
+    }
+
+    /// The cut-out in a transparent frame of `margin` pixels.
+    private func padded(margin: Int) -> Image {
+        let width = cutOut.width + 2 * margin, height = cutOut.height + 2 * margin
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<cutOut.height {
+            let src = y * cutOut.width * 4, dst = ((y + margin) * width + margin) * 4
+            out.replaceSubrange(dst..<(dst + cutOut.width * 4), with: cutOut.pixels[src..<(src + cutOut.width * 4)])
+        }
+        return Image(width: width, height: height, pixels: out)
+    }
+}
+
+/// A coarse plane whose cells cover `step`×`step` canvas pixels, sampled bilinearly at canvas
+/// pixel centres.
+struct GridPlane {
+    let width: Int
+    let height: Int
+    let step: Int
+    let values: [Float]
+
+    func sample(x: Float, y: Float) -> Float {
+        let inv = 1 / Float(step)
+        let gx = min(Float(width - 1), max(0, (x + 0.5) * inv - 0.5))
+        let gy = min(Float(height - 1), max(0, (y + 0.5) * inv - 0.5))
+        let x0 = Int(gx), y0 = Int(gy)
+        let x1 = min(width - 1, x0 + 1), y1 = min(height - 1, y0 + 1)
+        let fx = gx - Float(x0), fy = gy - Float(y0)
+        let top = values[y0 * width + x0] + (values[y0 * width + x1] - values[y0 * width + x0]) * fx
+        let bottom = values[y1 * width + x0] + (values[y1 * width + x1] - values[y1 * width + x0]) * fx
+        return top + (bottom - top) * fy
+    }
+}

@@ -1,0 +1,77 @@
+import Raster
+
+/// An RGB picture as three float planes in 0…1: the working form of the photo for filtering.
+struct ColorPlanes: Sendable {
+    let width: Int
+    let height: Int
+    var red: [Float]
+    var green: [Float]
+    var blue: [Float]
+
+    init(width: Int, height: Int, red: [Float], green: [Float], blue: [Float]) {
+        self.width = width; self.height = height
+        self.red = red; self.green = green; self.blue = blue
+    }
+
+    /// Splits an RGBA8 image into planes (alpha ignored).
+    init(_ image: Image) {
+        let count = image.pixelCount
+        var r = [Float](repeating: 0, count: count), g = r, b = r
+        image.pixels.withUnsafeBufferPointer { px in
+            for i in 0..<count {
+                r[i] = Float(px[4 * i]) * (1 / 255)
+                g[i] = Float(px[4 * i + 1]) * (1 / 255)
+                b[i] = Float(px[4 * i + 2]) * (1 / 255)
+            }
+        }
+        self.init(width: image.width, height: image.height, red: r, green: g, blue: b)
+    }
+
+    /// The image resampled to `width`×`height` (area average when shrinking, bilinear when growing),
+    /// one output row at a time so a 12 MP photo never exists as floats.
+    static func resampled(_ image: Image, width: Int, height: Int) -> ColorPlanes {
+        let r = Resampler(fromWidth: image.width, fromHeight: image.height, toWidth: width, toHeight: height)
+        let h = r.horizontal, v = r.vertical
+        var red = [Float](repeating: 0, count: width * height), green = red, blue = red
+        var rowR = [Float](repeating: 0, count: width), rowG = rowR, rowB = rowR
+        image.pixels.withUnsafeBufferPointer { px in
+            for y in 0..<height {
+                let out = y * width
+                for k in 0..<v.count[y] {
+                    let wy = v.weights[y * v.stride + k]
+                    let srcRow = (v.start[y] + k) * image.width * 4
+                    for x in 0..<width {
+                        var sr: Float = 0, sg: Float = 0, sb: Float = 0
+                        let start = h.start[x], base = x * h.stride
+                        for t in 0..<h.count[x] {
+                            let w = h.weights[base + t]
+                            let i = srcRow + (start + t) * 4
+                            sr += w * Float(px[i]); sg += w * Float(px[i + 1]); sb += w * Float(px[i + 2])
+                        }
+                        rowR[x] = sr; rowG[x] = sg; rowB[x] = sb
+                    }
+                    let scale = wy * (1 / 255)
+                    for x in 0..<width {
+                        red[out + x] += scale * rowR[x]
+                        green[out + x] += scale * rowG[x]
+                        blue[out + x] += scale * rowB[x]
+                    }
+                }
+            }
+        }
+        return ColorPlanes(width: width, height: height, red: red, green: green, blue: blue)
+    }
+}
+
+extension ColorPlanes {
+    /// Back to an opaque RGBA8 image (for the saliency predictor).
+    var image: Image {
+        let n = width * height
+        var pixels = [UInt8](repeating: 255, count: n * 4)
+        func byte(_ v: Float) -> UInt8 { UInt8(min(255, max(0, v * 255 + 0.5))) }
+        for i in 0..<n {
+            pixels[4 * i] = byte(red[i]); pixels[4 * i + 1] = byte(green[i]); pixels[4 * i + 2] = byte(blue[i])
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+}

@@ -1,0 +1,121 @@
+import Raster
+
+/// The last, full-size stage: alpha upsampled from the working resolution (bilinear: the working
+/// alpha already follows the photo's edges), and the subject's pixels cropped with their edge
+/// colours replaced by the estimated foreground colours. Touches each photo pixel once.
+struct FullResolution {
+    let image: Image
+    /// Alpha in 0…1 at the working resolution.
+    let alpha: Plane
+
+    /// Bilinear sample positions along one axis: for each output index, two source indexes and the
+    /// weight of the second.
+    struct Axis {
+        var lower: [Int32] = []
+        var upper: [Int32] = []
+        var weight: [Float] = []
+        init(from n: Int, to m: Int) {
+            let scale = Float(n) / Float(m)
+            lower.reserveCapacity(m); upper.reserveCapacity(m); weight.reserveCapacity(m)
+            for i in 0..<m {
+                let s = min(Float(n - 1), max(0, (Float(i) + 0.5) * scale - 0.5))
+                let l = min(n - 1, Int(s))
+                lower.append(Int32(l)); upper.append(Int32(min(n - 1, l + 1))); weight.append(s - Float(l))
+            }
+        }
+    }
+
+    func mask() -> Mask {
+        let w = image.width, h = image.height, sw = alpha.width
+        let xs = Axis(from: alpha.width, to: w), ys = Axis(from: alpha.height, to: h)
+        var values = [UInt8](repeating: 0, count: w * h)
+        alpha.values.withUnsafeBufferPointer { a in
+            values.withUnsafeMutableBufferPointer { out in
+                for y in 0..<h {
+                    let r0 = Int(ys.lower[y]) * sw, r1 = Int(ys.upper[y]) * sw, wy = ys.weight[y]
+                    let row = y * w
+                    for x in 0..<w {
+                        let x0 = Int(xs.lower[x]), x1 = Int(xs.upper[x]), wx = xs.weight[x]
+                        let top = a[r0 + x0] + (a[r0 + x1] - a[r0 + x0]) * wx
+                        let bottom = a[r1 + x0] + (a[r1 + x1] - a[r1 + x0]) * wx
+                        out[row + x] = UInt8((top + (bottom - top) * wy) * 255 + 0.5)
+                    }
+                }
+            }
+        }
+        return Mask(width: w, height: h, values: values)
+    }
+
+    /// The photo cropped to `box`, alpha from `mask`; fractional-alpha pixels get the foreground colour
+    /// F = F̂ + α(I − αF̂ − (1−α)B̂) with F̂, B̂ sampled from the working-resolution local colours.
+    func cutOut(mask: Mask, in box: Mask.Bounds, colors: ForegroundEstimator.LocalColors) -> Image {
+        let w = image.width, h = image.height, sw = alpha.width
+        let xs = Axis(from: alpha.width, to: w), ys = Axis(from: alpha.height, to: h)
+        var out = [UInt8](repeating: 0, count: box.width * box.height * 4)
+        let f = colors.foreground, b = colors.background
+        image.pixels.withUnsafeBufferPointer { px in
+            mask.values.withUnsafeBufferPointer { m in
+                for y in box.y..<(box.y + box.height) {
+                    let r0 = Int(ys.lower[y]) * sw, r1 = Int(ys.upper[y]) * sw, wy = ys.weight[y]
+                    for x in box.x..<(box.x + box.width) {
+                        let a8 = m[y * w + x]
+                        let o = ((y - box.y) * box.width + (x - box.x)) * 4
+                        let s = (y * w + x) * 4
+                        out[o + 3] = a8
+                        if a8 == 255 {
+                            out[o] = px[s]; out[o + 1] = px[s + 1]; out[o + 2] = px[s + 2]
+                            continue
+                        }
+                        guard a8 > 0 else { continue }
+                        let x0 = Int(xs.lower[x]), x1 = Int(xs.upper[x]), wx = xs.weight[x]
+                        func sample(_ p: [Float]) -> Float {
+                            let top = p[r0 + x0] + (p[r0 + x1] - p[r0 + x0]) * wx
+                            let bottom = p[r1 + x0] + (p[r1 + x1] - p[r1 + x0]) * wx
+                            return top + (bottom - top) * wy
+                        }
+                        let a = Float(a8) * (1 / 255)
+                        func channel(_ c: Int, _ fp: [Float], _ bp: [Float]) -> UInt8 {
+                            let fg = sample(fp), bg = sample(bp)
+                            let photo = Float(px[s + c]) * (1 / 255)
+                            let value = fg + a * (photo - a * fg - (1 - a) * bg)
+                            return UInt8(min(1, max(0, value)) * 255 + 0.5)
+                        }
+                        out[o] = channel(0, f.red, b.red)
+                        out[o + 1] = channel(1, f.green, b.green)
+                        out[o + 2] = channel(2, f.blue, b.blue)
+                    }
+                }
+            }
+        }
+        _ = h
+        return Image(width: box.width, height: box.height, pixels: out)
+    }
+}
+
+extension Mask {
+    /// A rectangle of the mask.
+    public struct Bounds: Sendable, Hashable {
+        public var x: Int, y: Int, width: Int, height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x; self.y = y; self.width = width; self.height = height
+        }
+    }
+
+    /// The smallest rectangle holding every nonzero value, or nil for an empty mask.
+    public var bounds: Bounds? {
+        var minX = width, minY = height, maxX = -1, maxY = -1
+        values.withUnsafeBufferPointer { v in
+            for y in 0..<height {
+                let row = y * width
+                var first = -1, last = -1
+                for x in 0..<width where v[row + x] != 0 { first = x; break }
+                guard first >= 0 else { continue }
+                for x in stride(from: width - 1, through: first, by: -1) where v[row + x] != 0 { last = x; break }
+                minX = Swift.min(minX, first); maxX = Swift.max(maxX, last)
+                minY = Swift.min(minY, y); maxY = y
+            }
+        }
+        guard maxX >= 0 else { return nil }
+        return Bounds(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+}

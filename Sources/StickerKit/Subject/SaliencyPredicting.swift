@@ -1,0 +1,30 @@
+import Raster
+
+/// Predicts how salient each part of a photo is: the seam between the cut-out pipeline and the
+/// neural network, so the pipeline can be tested with synthetic saliency.
+public protocol SaliencyPredicting: Sendable {
+    /// Raw saliency in 0…1 at the predictor's own resolution (U²-Net-p: 320×320, covering the
+    /// whole photo, aspect ratio ignored), exactly as the network returns it: no min-max stretch,
+    /// so "no clear subject" stays visible as uniformly low values.
+    ///
+    /// - Parameter image: the photo, already oriented, usually reduced to about a megapixel.
+    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane
+}
+
+/// Why no sticker could be cut from a photo.
+public enum SubjectExtractionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The photo has no clear main subject (a landscape, a texture, a blank wall…).
+    case noClearSubject
+    /// The image has no pixels.
+    case emptyImage
+    /// The saliency model could not be run.
+    case modelFailed(String)
+
+    public var description: String {
+        switch self {
+        case .noClearSubject: "no clear subject in the photo: nothing stands out from the background"
+        case .emptyImage: "the image is empty"
+        case .modelFailed(let reason): "the cut-out model failed: \(reason)"
+        }
+    }
+}

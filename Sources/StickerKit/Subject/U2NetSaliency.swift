@@ -1,0 +1,66 @@
+import NeuralNet
+import Raster
+
+/// Saliency from U²-Net-p (Qin et al. 2020) run by our own ONNX executor, prepared exactly as the
+/// network was trained and as rembg feeds it: the photo squeezed to 320×320 (aspect ratio ignored),
+/// divided by its maximum, then ImageNet mean/std per channel. Returns the first (fused) output.
+public struct U2NetSaliency: SaliencyPredicting {
+    public let network: NeuralNetwork
+    /// How many tasks each convolution is spread over (2 for a lone photo on two cores).
+    public var threads: Int
+    /// The network's input side.
+    public var inputSide = 320
+
+    public init(network: NeuralNetwork, threads: Int = 1) {
+        self.network = network
+        self.threads = threads
+    }
+
+    static let mean: [Float] = [0.485, 0.456, 0.406]
+    static let standardDeviation: [Float] = [0.229, 0.224, 0.225]
+
+    /// The network's input tensor for `image`: 1×3×side×side.
+    func inputTensor(for image: Image) -> Tensor {
+        let side = inputSide
+        let planes = ColorPlanes.resampled(image, width: side, height: side)
+        let peak = max(1e-6, max(planes.red.max() ?? 0, planes.green.max() ?? 0, planes.blue.max() ?? 0))
+        var scalars = [Float](repeating: 0, count: 3 * side * side)
+        for (c, plane) in [planes.red, planes.green, planes.blue].enumerated() {
+            let m = Self.mean[c], s = 1 / Self.standardDeviation[c]
+            let base = c * side * side
+            for i in 0..<(side * side) { scalars[base + i] = (plane[i] / peak - m) * s }
+        }
+        return Tensor(shape: [1, 3, side, side], repeating: 0).with(scalars: scalars)
+    }
+
+    public func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+        guard image.width > 0 && image.height > 0 else { throw .emptyImage }
+        guard let inputName = network.inputNames.first, let outputName = network.outputNames.first else {
+            throw .modelFailed("the network declares no input or output")
+        }
+        let session = InferenceSession(network: network, threads: threads)
+        let outputs: [String: Tensor]
+        do {
+            outputs = try await session.run([inputName: inputTensor(for: image)])
+        } catch {
+            throw .modelFailed(error.description)
+        }
+        guard let output = outputs[outputName], output.shape.count >= 2 else {
+            throw .modelFailed("the network returned no saliency map")
+        }
+        let height = output.shape[output.shape.count - 2], width = output.shape[output.shape.count - 1]
+        guard width > 0, height > 0, output.scalars.count >= width * height else {
+            throw .modelFailed("the saliency map has shape \(output.shape)")
+        }
+        return Plane(width: width, height: height, values: Array(output.scalars.prefix(width * height)))
+    }
+}
+
+private extension Tensor {
+    /// The same shape holding `scalars` (whose count matches by construction).
+    func with(scalars: [Float]) -> Tensor {
+        var copy = self
+        copy.scalars = scalars
+        return copy
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import Observation
+import StickerApp
+import StickerKit
+
+/// `stickers make INPUT... -o PACK.zip`: the sticker-pack app on the command line, driven through
+/// the same `StickerViewModel` a GUI uses.
+struct MakeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "make",
+        abstract: "Make a sticker pack (ZIP) from photos and folders of photos.",
+        discussion: """
+            For each photo the pack holds NAME.sticker.png (the subject cut out, with a white outline), \
+            NAME.gradient.png (the sticker on a gradient of its colours), and palettes.json and \
+            manifest.json for all. Photos that cannot be used are listed and skipped.
+            """
+    )
+
+    @Argument(help: "Image files, or folders searched recursively for .jpg/.jpeg/.png files.")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: "Where to write the pack (.zip).")
+    var output: String
+
+    @Option(help: "Dominant colours per photo (3…10).")
+    var colors = 5
+
+    @Option(help: "Photos processed at once (default: one per core).")
+    var jobs: Int?
+
+    @Flag(help: "Print a JSON report on standard output.")
+    var json = false
+
+    func validate() throws {
+        guard (3...10).contains(colors) else { throw ValidationError("--colors must be between 3 and 10") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    @MainActor func run() async throws {
+        let collected = PhotoInputs.collect(inputs)
+        guard !collected.files.isEmpty || !collected.missing.isEmpty else {
+            throw fail("no photos (.jpg, .jpeg, .png) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
+        }
+
+        let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(1, collected.files.count))
+        let processor: PhotoProcessor
+        do {
+            processor = try await StickerEngine.photoProcessor(colorCount: colors, concurrentPhotos: jobs,
+                                                               log: { printError($0) })
+        } catch {
+            throw fail("\(error)", ExitStatus.unavailable)
+        }
+
+        let model = StickerViewModel(processor: processor, maxConcurrentJobs: jobs)
+        let photos = collected.files.map(SelectedPhoto.init(file:))
+        model.select(photos)
+
+        let progress = TerminalProgress(label: "Making stickers")
+        let drawing = Task {
+            for await value in Observations({ model.progress }) {
+                progress.update(completed: value.completed, total: value.total)
+            }
+        }
+        let batch = Task { await model.processAllPhotos() }
+        let interrupts = InterruptHandler(cancelling: batch)
+        await batch.value
+        interrupts.stop()
+        drawing.cancel()
+        progress.finish()
+
+        if batch.isCancelled {
+            throw fail("interrupted: no pack written", ExitCode(130))
+        }
+
+        var report = MakeReport(output: output)
+        for missing in collected.missing { report.invalid.append(.init(file: missing.path, reason: missing.reason)) }
+        for photo in photos {
+            if let reason = model.invalidPhotos[photo.id] { report.invalid.append(.init(file: photo.path, reason: reason)) }
+        }
+        for invalid in report.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
+
+        guard !model.processedPhotos.isEmpty else {
+            if json { try report.print() }
+            throw fail("none of the \(photos.count + collected.missing.count) photo(s) could be made into a sticker", ExitStatus.dataError)
+        }
+
+        let url = URL(fileURLWithPath: output)
+        do {
+            try await model.exportPack(to: url)
+        } catch is CancellationError {
+            throw fail("interrupted: no pack written", ExitCode(130))
+        } catch {
+            throw fail("cannot write \(output): \(error.localizedDescription)", ExitStatus.ioError)
+        }
+
+        for photo in photos {
+            guard let done = model.processedPhotos[photo.id] else { continue }
+            report.stickers.append(.init(file: photo.path, name: photo.name, colors: done.colorScheme.colors.map(\.hex)))
+        }
+        if json {
+            try report.print()
+        } else {
+            let skipped = report.invalid.isEmpty ? "" : ", \(report.invalid.count) photo(s) skipped"
+            print("Wrote \(output): \(report.stickers.count) sticker(s)\(skipped).")
+        }
+    }
+}
+
+/// The `--json` report of `stickers make` (stable: scripts read it).
+struct MakeReport: Encodable {
+    struct Made: Encodable { let file: String; let name: String; let colors: [String] }
+    struct Invalid: Encodable { let file: String; let reason: String }
+
+    let output: String
+    var stickers: [Made] = []
+    var invalid: [Invalid] = []
+
+    func print() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        Swift.print(String(decoding: try encoder.encode(self), as: UTF8.self))
+    }
+}
+
+private extension SelectedPhoto {
+    var path: String {
+        guard case .file(let url) = source else { return name }
+        // As the person would type it: relative to the current folder when inside it.
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(cwd) ? String(path.dropFirst(cwd.count)) : path
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Raster
+import StickerKit
+
+/// `stickers palette IMAGE [-n N] [--format text|json|css|gpl|ase] [-o FILE]`
+struct PaletteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "palette",
+        abstract: "Print or save the dominant colours of a photo, heaviest first.",
+        discussion: """
+            Formats: text (#RRGGBB  42.0% per line), json ({"colors":[{"hex":"#RRGGBB","weight":0.42}]}),
+            css (custom properties), gpl (GIMP palette), ase (Adobe Swatch Exchange).
+            Exit status: 64 bad arguments, 65 not a usable image, 74 cannot read or write a file.
+            """
+    )
+
+    @Argument(help: "The photo (JPEG or PNG).")
+    var image: String
+
+    @Option(name: [.customShort("n"), .customLong("colors")], help: "How many colours, 3…10.")
+    var count: Int = 5
+
+    @Option(help: "Output format: text, json, css, gpl or ase.")
+    var format: PaletteFormat = .text
+
+    @Option(name: .shortAndLong, help: "Write to FILE (atomically) instead of standard output.")
+    var output: String?
+
+    func validate() throws {
+        guard ColorExtractor.supportedCounts.contains(count) else {
+            throw ValidationError("-n must be between \(ColorExtractor.supportedCounts.lowerBound) and \(ColorExtractor.supportedCounts.upperBound), not \(count)")
+        }
+    }
+
+    @MainActor func run() async throws {
+        let url = URL(fileURLWithPath: image)
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw fail("cannot read \(image): \(readFailureReason(error))", ExitStatus.ioError)
+        }
+        let scheme: PhotoColorScheme
+        do { scheme = try ColorExtractor().extractColors(fromImageData: data, count: count) } catch {
+            throw fail("\(image) is not a usable image: \(describe(error))", ExitStatus.dataError)
+        }
+        guard !scheme.colors.isEmpty else {
+            throw fail("\(image) has no visible pixels (it is fully transparent)", ExitStatus.dataError)
+        }
+        let encoded = format.encode(scheme, name: url.deletingPathExtension().lastPathComponent)
+        guard let output else {
+            FileHandle.standardOutput.write(encoded)
+            return
+        }
+        do { try AtomicFileWriter.write(encoded, to: URL(fileURLWithPath: output)) } catch {
+            throw fail("cannot write \(output): \(readFailureReason(error))", ExitStatus.ioError)
+        }
+    }
+}
+
+extension PaletteFormat: ExpressibleByArgument {}
+
+/// The reason inside a Foundation file error, without its boilerplate.
+func readFailureReason(_ error: any Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+       let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+        return String(cString: strerror(code.rawValue))
+    }
+    switch nsError.code {
+    case CocoaError.fileReadNoSuchFile.rawValue, CocoaError.fileNoSuchFile.rawValue: return "no such file"
+    case CocoaError.fileReadNoPermission.rawValue, CocoaError.fileWriteNoPermission.rawValue: return "permission denied"
+    default: return nsError.localizedDescription
+    }
+}
+
+/// A person-readable reason an image could not be decoded.
+func describe(_ error: ImageCodecError) -> String {
+    switch error {
+    case .empty: "the file is empty"
+    case .unsupportedFormat: "not a JPEG or PNG image"
+    case .truncated: "the image data is truncated"
+    case .corrupt(let reason): "the image data is corrupt (\(reason))"
+    case .tooLarge(let width, let height): "\(width)×\(height) pixels is more than the limit"
+    case .encodingFailed(let reason): reason
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Raster
+import StickerKit
+
+/// `stickers sticker IMAGE -o OUT.png`: one photo in, one sticker out.
+struct StickerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sticker",
+        abstract: "Cut the main subject out of a photo as a sticker (PNG with a white outline)."
+    )
+
+    @Argument(help: "The photo (JPEG or PNG).")
+    var image: String
+
+    @Option(name: .shortAndLong, help: "Where to write the sticker PNG.")
+    var output: String
+
+    @Option(help: "Also write the subject's alpha: 8-bit grey PNG at the photo's full, oriented size, uncropped.")
+    var mask: String?
+
+    @Option(help: "Also write the sticker on a gradient of the photo's colours.")
+    var gradient: String?
+
+    @Option(help: "Outline width in pixels (default: 2% of the subject's smaller side).")
+    var outline: Int?
+
+    @Flag(help: "No outline: the bare cut-out.")
+    var noOutline = false
+
+    @Option(help: "The cut-out model (ONNX) to use instead of the cached U²-Net-p (also: STICKERS_MODEL).")
+    var model: String?
+
+    func validate() throws {
+        if let outline, outline < 0 { throw ValidationError("--outline must be 0 or more pixels") }
+        if outline != nil && noOutline { throw ValidationError("--outline and --no-outline exclude each other") }
+    }
+
+    @MainActor func run() async throws {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
+            throw fail("cannot read \(image): \(error.localizedDescription)", ExitStatus.ioError)
+        }
+        let photo: Image
+        do { photo = try ImageDecoder.decode(data) } catch {
+            throw fail("\(image) is not a usable photo: \(error)", ExitStatus.dataError)
+        }
+
+        let predictor: U2NetSaliency
+        do {
+            predictor = try await CutOutModel.load(explicitPath: model,
+                                                   threads: min(2, ProcessInfo.processInfo.activeProcessorCount),
+                                                   log: { line in FileHandle.standardError.write(Data("stickers: \(line)\n".utf8)) })
+        } catch {
+            throw fail("the cut-out model is not available: \(error)", ExitStatus.unavailable)
+        }
+
+        var style = StickerStyle(outlineWidth: outline, outlined: !noOutline)
+        if outline == 0 { style.outlined = false }
+        let sticker: Sticker
+        do {
+            sticker = try await SubjectExtractor(predictor: predictor, style: style).extractSubject(from: photo)
+        } catch .noClearSubject {
+            throw fail("\(image): no clear subject to cut out (nothing stands out from the background)", ExitStatus.dataError)
+        } catch {
+            throw fail("\(image): \(error)", ExitStatus.dataError)
+        }
+
+        do {
+            try write(ImageEncoder.png(sticker.image), to: output)
+            if let mask { try write(ImageEncoder.png(sticker.mask), to: mask) }
+        } catch let error as ImageCodecError {
+            throw fail("cannot encode the sticker: \(error)", ExitStatus.ioError)
+        }
+        if gradient != nil {
+            printError("--gradient: not yet available in this build; wrote the sticker only")
+        }
+    }
+
+    /// Writes atomically (a temporary file renamed into place): never a partial PNG.
+    @MainActor private func write(_ bytes: Data, to path: String) throws {
+        do { try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: path)) } catch {
+            throw fail("cannot write \(path): \(error.localizedDescription)", ExitStatus.ioError)
+        }
+    }
+}

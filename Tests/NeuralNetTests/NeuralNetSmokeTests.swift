@@ -1,6 +1,0 @@
-import Testing
-@testable import NeuralNet
-
-@Test func moduleBuilds() {
-    #expect(Bool(true))
-}

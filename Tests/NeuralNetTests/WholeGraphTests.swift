@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+@testable import NeuralNet
+
+@Suite struct WholeGraphTests {
+    @Test func u2netpMatchesOnnxRuntimeAt64Pixels() async throws {
+        guard let network = await TestModel.shared.network() else { return }
+        let outputs = try InferenceSession(network: network).runSerially([network.inputNames[0]: referenceInput(size: 64)])
+        #expect(network.outputNames.count == 7)
+        for (index, name) in network.outputNames.enumerated() {
+            let expected = try Fixtures.floats("u2netp_64_out\(index).bin")
+            let actual = try #require(outputs[name])
+            #expect(actual.shape == [1, 1, 64, 64])
+            let error = maxAbsDifference(actual.scalars, expected)
+            #expect(error < 1e-3, "output \(index) (\(name)) differs from ONNX Runtime by \(error)")
+        }
+    }
+
+    @Test func u2netpMatchesOnnxRuntimeAt320PixelsOnTwoTasks() async throws {
+        guard let network = await TestModel.shared.network() else { return }
+        let session = InferenceSession(network: network, threads: 2)
+        let outputs = try await session.run([network.inputNames[0]: referenceInput(size: 320)])
+        let expected = try Fixtures.floats("u2netp_320_out0.bin")
+        let actual = try #require(outputs[network.outputNames[0]])
+        #expect(actual.shape == [1, 1, 320, 320])
+        let error = maxAbsDifference(actual.scalars, expected)
+        #expect(error < 1e-3, "main output differs from ONNX Runtime by \(error)")
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import StickerApp
-
-@Test func moduleBuilds() {
-    #expect(Bool(true))
-}

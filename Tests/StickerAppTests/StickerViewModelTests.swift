@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import StickerApp
+import StickerKit
+
+@Suite struct StickerViewModelTests {
+    @Test func processingAllPhotosFillsResultsAndProgressReachesTotal() async {
+        let model = StickerViewModel(processor: FakePhotoProcessor(), maxConcurrentJobs: 2)
+        let photos = (0..<6).map { photo("p\($0)", "photo \($0)") }
+        model.select(photos)
+        #expect(model.progress == .init(completed: 0, total: 6))
+
+        await model.processAllPhotos()
+
+        #expect(model.progress == .init(completed: 6, total: 6))
+        #expect(model.processedPhotos.count == 6)
+        #expect(model.invalidPhotos.isEmpty)
+        #expect(!model.isProcessing)
+    }
+
+    @Test func invalidPhotosAreFlaggedWithAReasonAndNeverStopTheBatch() async {
+        let model = StickerViewModel(processor: FakePhotoProcessor(), maxConcurrentJobs: 2)
+        let missing = SelectedPhoto(file: URL(fileURLWithPath: "/nonexistent/cat.jpg"))
+        let photos = [photo("a", "good a"), photo("b", "bad b"), missing, photo("c", "good c")]
+        model.select(photos)
+
+        await model.processAllPhotos()
+
+        #expect(model.processedPhotos.count == 2)
+        #expect(model.invalidPhotos.count == 2)
+        #expect(model.invalidPhotos[photos[1].id]?.contains("not an image") == true)
+        #expect(model.invalidPhotos[missing.id]?.contains("no such file") == true)
+        #expect(model.progress.isFinished)
+    }
+
+    @Test func theBatchRunsNoMoreJobsAtOnceThanAllowed() async {
+        let processor = FakePhotoProcessor()
+        let model = StickerViewModel(processor: processor, maxConcurrentJobs: 3)
+        model.select((0..<12).map { photo("p\($0)", "photo \($0)") })
+
+        await model.processAllPhotos()
+
+        #expect(processor.maxConcurrentCalls <= 3)
+        #expect(processor.calls == 12)
+    }
+
+    @Test func cancellingStopsTheBatchPromptlyAndLeavesConsistentState() async throws {
+        let processor = FakePhotoProcessor(gateOpen: false)
+        let model = StickerViewModel(processor: processor, maxConcurrentJobs: 2)
+        model.select((0..<8).map { photo("p\($0)", "photo \($0)") })
+
+        let batch = Task { await model.processAllPhotos() }
+        while processor.calls < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(model.isProcessing)
+        model.cancel()
+        await batch.value
+
+        #expect(!model.isProcessing)
+        #expect(processor.calls == 2, "no new photo is started after cancel()")
+        #expect(model.processedPhotos.isEmpty)
+        #expect(model.progress == .init(completed: 0, total: 8))
+
+        // The model is usable again afterwards and finishes what was left.
+        processor.openGate()
+        await model.processAllPhotos()
+        #expect(model.progress == .init(completed: 8, total: 8))
+    }
+
+    @Test func cancellingTheCallingTaskCancelsTheBatch() async throws {
+        let processor = FakePhotoProcessor(gateOpen: false)
+        let model = StickerViewModel(processor: processor, maxConcurrentJobs: 2)
+        model.select((0..<4).map { photo("p\($0)", "photo \($0)") })
+
+        let batch = Task { await model.processAllPhotos() }
+        while processor.calls < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        batch.cancel()
+        await batch.value
+
+        #expect(!model.isProcessing)
+        #expect(model.processedPhotos.isEmpty)
+    }
+
+    @Test func aPhotoSelectedTwiceIsProcessedOnce() async {
+        let processor = FakePhotoProcessor()
+        let model = StickerViewModel(processor: processor, maxConcurrentJobs: 2)
+        model.select([photo("a", "same bytes"), photo("copy of a", "same bytes"), photo("b", "other")])
+
+        await model.processAllPhotos()
+
+        #expect(model.processedPhotos.count == 3)
+        #expect(processor.calls == 2)
+    }
+
+    @Test func resultsOfPhotosThatStaySelectedAreKept() async {
+        let model = StickerViewModel(processor: FakePhotoProcessor())
+        let a = photo("a", "photo a"), b = photo("b", "photo b")
+        model.select([a, b])
+        await model.processAllPhotos()
+
+        model.select([b])
+
+        #expect(model.processedPhotos.keys.sorted { $0.uuidString < $1.uuidString } == [b.id])
+        #expect(model.progress == .init(completed: 1, total: 1))
+    }
+
+    @Test func loadingAPhotoReadsItsBytesOnce() async throws {
+        let url = FileManager.default.temporaryDirectory.appending(path: "load-once-\(UUID()).jpg")
+        try Data("first".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let model = StickerViewModel(processor: FakePhotoProcessor())
+        let selected = SelectedPhoto(file: url)
+        model.select([selected])
+
+        let first = await model.loadPhoto(selected)
+        try Data("changed".utf8).write(to: url)
+        let second = await model.loadPhoto(selected)
+
+        #expect(first == Data("first".utf8))
+        #expect(second == first)
+    }
+}

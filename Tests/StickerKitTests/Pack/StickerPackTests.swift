@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import ZIPFoundation
+@testable import StickerKit
+
+@Suite struct StickerPackTests {
+    let scheme = PhotoColorScheme(colors: [
+        PaletteColor(red: 255, green: 0, blue: 0, weight: 0.75),
+        PaletteColor(red: 0, green: 0, blue: 255, weight: 0.25),
+    ])
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appending(path: "pack-tests-\(UUID())")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func aPackHoldsTwoPNGsPerPhotoPlusPalettesAndManifest() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pack = StickerPack(
+            items: [StickerPack.Item(name: "cat", stickerPNG: Data([1, 2, 3]), gradientPNG: Data([4, 5]), colorScheme: scheme)],
+            invalidPhotos: [.init(name: "broken", reason: "unreadable image: truncated")]
+        )
+        let url = dir.appending(path: "pack.zip")
+
+        try pack.write(to: url)
+
+        let archive = try Archive(url: url, accessMode: .read)
+        let names = Set(archive.map(\.path))
+        #expect(names == ["cat.sticker.png", "cat.gradient.png", "palettes.json", "manifest.json"])
+        var palettes = Data()
+        _ = try archive.extract(archive["palettes.json"]!) { palettes.append($0) }
+        let json = try JSONSerialization.jsonObject(with: palettes) as! [String: Any]
+        let photos = json["photos"] as! [[String: Any]]
+        let colors = photos[0]["colors"] as! [[String: Any]]
+        #expect(colors.map { $0["hex"] as! String } == ["#FF0000", "#0000FF"])
+        var manifest = Data()
+        _ = try archive.extract(archive["manifest.json"]!) { manifest.append($0) }
+        #expect(String(decoding: manifest, as: UTF8.self).contains("truncated"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pack.zip"], "no temporary file is left")
+    }
+
+    @Test func photosWithTheSameNameGetDistinctEntries() {
+        let item = StickerPack.Item(name: "IMG_0001", stickerPNG: Data(), gradientPNG: Data(), colorScheme: scheme)
+        let pack = StickerPack(items: [item, item, item])
+        #expect(pack.entryNames == ["IMG_0001", "IMG_0001-2", "IMG_0001-3"])
+    }
+
+    @Test func namesCannotEscapeTheArchive() {
+        #expect(StickerPack.safeFileName("../../etc/passwd") == "_.._etc_passwd")
+        #expect(StickerPack.safeFileName("..") == "photo")
+    }
+
+    @Test func aFailedWriteLeavesTheExistingFileUntouched() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appending(path: "pack.zip")
+        try Data("old pack".utf8).write(to: url)
+        struct Boom: Error {}
+
+        #expect(throws: Boom.self) {
+            try AtomicFileWriter.write(to: url) { temporary in
+                try Data("half".utf8).write(to: temporary)
+                throw Boom()
+            }
+        }
+
+        #expect(try Data(contentsOf: url) == Data("old pack".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pack.zip"])
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import StickerKit
-
-@Test func moduleBuilds() {
-    #expect(Bool(true))
-}

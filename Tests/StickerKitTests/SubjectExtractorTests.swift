@@ -1,0 +1,74 @@
+import Testing
+import Raster
+@testable import StickerKit
+
+@Test func discOnFlatBackgroundIsCutOutAlongItsTrueEdge() async throws {
+    let scene = SubjectScenes.disc(width: 200, height: 150, centerX: 95, centerY: 80, radius: 42)
+    let cut = try await SubjectExtractor(predictor: ContrastSaliency()).cutOut(from: scene.image)
+    #expect(intersectionOverUnion(cut.mask, scene.truth) > 0.95)
+}
+
+@Test func discOnNoisyBackgroundIsCutOutAlongItsTrueEdge() async throws {
+    let scene = SubjectScenes.disc(width: 200, height: 150, centerX: 110, centerY: 70, radius: 38, noise: 25)
+    let cut = try await SubjectExtractor(predictor: ContrastSaliency()).cutOut(from: scene.image)
+    #expect(intersectionOverUnion(cut.mask, scene.truth) > 0.95)
+}
+
+@Test func theEdgeIsASoftBandOfAFewPixels() async throws {
+    let scene = SubjectScenes.disc(width: 200, height: 150, centerX: 100, centerY: 75, radius: 45)
+    let cut = try await SubjectExtractor(predictor: ContrastSaliency()).cutOut(from: scene.image)
+    // Along the row through the centre, going outwards from the disc: some partial values, then 0.
+    let row = (0..<200).map { Int(cut.mask[$0, 75]) }
+    let partial = row.filter { $0 > 10 && $0 < 245 }.count
+    #expect(partial >= 2)        // soft on both sides…
+    #expect(partial <= 16)       // …but only a few pixels wide
+    #expect(row[100] == 255)
+    #expect(row[5] == 0 && row[195] == 0)
+}
+
+@Test func edgeColoursCarryNoHaloOfTheOldBackground() async throws {
+    let scene = SubjectScenes.disc(width: 200, height: 150, centerX: 100, centerY: 75, radius: 45,
+                                   color: RGBA8(r: 230, g: 30, b: 30), background: RGBA8(r: 20, g: 200, b: 40))
+    let cut = try await SubjectExtractor(predictor: ContrastSaliency()).cutOut(from: scene.image)
+    var worstGreen = 0
+    for y in 0..<cut.image.height {
+        for x in 0..<cut.image.width {
+            let p = cut.image[x, y]
+            if p.a > 25 && p.a < 230 { worstGreen = max(worstGreen, Int(p.g)) }
+        }
+    }
+    // The photo's edge pixels are red–green mixes (green up to ~200); the cut-out's are red.
+    #expect(worstGreen < 90)
+}
+
+@Test func aFlatImageHasNoClearSubject() async {
+    let flat = Image(width: 120, height: 90, fill: RGBA8(r: 128, g: 140, b: 150))
+    await #expect(throws: SubjectExtractionError.noClearSubject) {
+        _ = try await SubjectExtractor(predictor: ContrastSaliency()).extractSubject(from: flat)
+    }
+}
+
+@Test func theMaskHasThePhotosSizeAndTheStickerIsCropped() async throws {
+    let scene = SubjectScenes.disc(width: 180, height: 120, centerX: 60, centerY: 60, radius: 30)
+    let sticker = try await SubjectExtractor(predictor: ContrastSaliency()).extractSubject(from: scene.image)
+    #expect(sticker.mask.width == 180 && sticker.mask.height == 120)
+    #expect(sticker.image.width < 100 && sticker.image.height < 100)
+    #expect(sticker.image.width > 60 && sticker.image.height > 60)
+}
+
+@Test func extractionIsDeterministic() async throws {
+    let scene = SubjectScenes.disc(width: 160, height: 120, centerX: 80, centerY: 60, radius: 35, noise: 15)
+    let extractor = SubjectExtractor(predictor: ContrastSaliency())
+    let a = try await extractor.extractSubject(from: scene.image)
+    let b = try await extractor.extractSubject(from: scene.image)
+    #expect(a == b)
+}
+
+@Test func aLargeWorkingReductionStillGivesAFullSizeMask() async throws {
+    var extractor = SubjectExtractor(predictor: ContrastSaliency())
+    extractor.refinement.workingDimension = 100
+    let scene = SubjectScenes.disc(width: 300, height: 200, centerX: 150, centerY: 100, radius: 60)
+    let cut = try await extractor.cutOut(from: scene.image)
+    #expect(cut.mask.width == 300 && cut.mask.height == 200)
+    #expect(intersectionOverUnion(cut.mask, scene.truth) > 0.95)
+}
