@@ -62,9 +62,10 @@ struct WinogradScratch {
 }
 
 extension Convolution {
-    /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image. `output`
+    /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image, whose input
+    /// channel c is the h×w plane `planes[c]`. `output`
     /// points at row `4·tileRows.lowerBound` of channel 0; channel planes are `planeStride` apart.
-    func convolveWinograd(_ filter: WinogradFilter, input: UnsafePointer<Float>, h: Int, w: Int, oh: Int, ow: Int,
+    func convolveWinograd(_ filter: WinogradFilter, planes: [UnsafePointer<Float>], h: Int, w: Int, oh: Int, ow: Int,
                           tileRows: Range<Int>, output: UnsafeMutablePointer<Float>, planeStride: Int,
                           scratch: inout WinogradScratch) {
         let c = inChannels, k = outChannels, kp = filter.paddedOutChannels
@@ -97,7 +98,7 @@ extension Convolution {
                 let sPadded = (s + 23) / 24 * 24
                 // 1. Input transform of every channel into V[ξ][c][slot].
                 for channel in 0..<c {
-                    let plane = input + channel * h * w
+                    let plane = planes[channel]
                     var group = blockStart
                     while group < blockEnd {
                         let ty = group / groupsPerRow
