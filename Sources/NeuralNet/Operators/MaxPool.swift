@@ -45,7 +45,7 @@ struct Pooling: Sendable {
         let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
         let oh = outputSize(h, kernel: kernel.h, stride: strides.h, padBefore: pads[0], padAfter: pads[2], dilation: dilations.h)
         let ow = outputSize(w, kernel: kernel.w, stride: strides.w, padBefore: pads[1], padAfter: pads[3], dilation: dilations.w)
-        var out = [Float](repeating: 0, count: n * c * oh * ow)
+        var out = uninitializedFloats(n * c * oh * ow)
         x.scalars.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for plane in 0..<(n * c) {

@@ -54,8 +54,9 @@ struct WinogradScratch {
     var zeroRow: [Float] = []
 
     mutating func reserve(input: Int, products: Int, rows: Int, zeroRow: Int) {
-        if transformedInput.count < input { transformedInput = [Float](repeating: 0, count: input) }
-        if self.products.count < products { self.products = [Float](repeating: 0, count: products) }
+        // Every value of these two is written before it is read, so skip zero-filling them.
+        if transformedInput.count < input { transformedInput = uninitializedFloats(input) }
+        if self.products.count < products { self.products = uninitializedFloats(products) }
         if self.rows.count < rows { self.rows = [Float](repeating: 0, count: rows) }
         if self.zeroRow.count < zeroRow { self.zeroRow = [Float](repeating: 0, count: zeroRow) }
     }
