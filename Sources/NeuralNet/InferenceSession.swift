@@ -5,12 +5,16 @@ public final class InferenceSession {
     public let network: NeuralNetwork
     /// How many tasks each convolution is split over (1: everything runs on the calling task).
     public let threads: Int
+    /// The vector instructions the convolutions use (`.best`: AVX-512 if the CPU has it).
+    public let instructionSet: InstructionSet
     /// Convolution scratch of this session's task, reused across steps and runs.
-    private var scratch = WinogradScratch()
+    private var scratch: WinogradScratch
 
-    public init(network: NeuralNetwork, threads: Int = 1) {
+    public init(network: NeuralNetwork, threads: Int = 1, instructionSet: InstructionSet = .best) {
         self.network = network
         self.threads = max(1, threads)
+        self.instructionSet = instructionSet.resolved
+        self.scratch = WinogradScratch(instructionSet: instructionSet)
     }
 
     /// Runs the network, splitting each convolution over `threads` tasks. Like any method of a

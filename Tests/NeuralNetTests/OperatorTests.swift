@@ -60,6 +60,18 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         #expect(maxAbsDifference(r.scalars, expected.map { max($0, 0) }) < 2e-4 * Float(c))
     }
 
+    @Test func avx512AndAVX2KernelsGiveIdenticalResults() throws {
+        // Same sums in the same order; on a CPU without AVX-512 both sessions use AVX2.
+        for (c, k, h, w) in [(5, 6, 13, 10), (64, 16, 40, 40), (3, 64, 33, 70)] {
+            let x = pseudoRandom([1, c, h, w], seed: UInt64(c + k))
+            let conv = try Convolution(weights: pseudoRandom([k, c, 3, 3], seed: 8), bias: pseudoRandom([k], seed: 2).scalars,
+                                       pads: [1, 1, 1, 1])
+            var avx2 = WinogradScratch(instructionSet: .avx2), avx512 = WinogradScratch(instructionSet: .avx512)
+            #expect(try conv([x], scratch: &avx2) == conv([x], scratch: &avx512))
+        }
+        #expect(InstructionSet.avx2.resolved == .avx2)
+    }
+
     @Test func dilatedStridedAndUnpaddedConvolutionsMatchTheDefinition() throws {
         let x = pseudoRandom([2, 4, 11, 9], seed: 9)
         for (kernel, pads, strides, dilations) in [(3, [2, 2, 2, 2], (1, 1), (2, 2)), (3, [8, 8, 8, 8], (1, 1), (8, 8)),

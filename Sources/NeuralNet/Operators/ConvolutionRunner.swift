@@ -83,8 +83,9 @@ extension Convolution {
             await withTaskGroup(of: (Int, [Float]).self) { group in
                 for index in parts.indices.dropFirst() {
                     let part = parts[index]
+                    let instructionSet: InstructionSet = scratch.usesAVX512 ? .avx512 : .avx2
                     group.addTask {
-                        var childScratch = WinogradScratch()
+                        var childScratch = WinogradScratch(instructionSet: instructionSet)
                         let size = partSize(part, oh: d.oh, ow: d.ow)
                         let values = [Float](unsafeUninitializedCapacity: size) { buffer, count in
                             compute(x, image: image, part: part, into: buffer.baseAddress!,

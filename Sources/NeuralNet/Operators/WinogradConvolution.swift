@@ -1,3 +1,5 @@
+import NeuralNetAVX512
+
 // 3×3 stride-1 convolution by Winograd's minimal filtering F(4×4, 3×3) (Lavin & Gray 2015):
 // each 4×4 output tile costs 36 multiplies per (input, output) channel pair instead of 144, and
 // the 36 products per tile become 36 independent matrix products [K×C]·[C×tiles], which run as
@@ -48,6 +50,13 @@ struct WinogradFilter: Sendable {
 
 /// Scratch buffers of one task's Winograd convolutions, grown on demand.
 struct WinogradScratch {
+    /// Whether the matrix products use the AVX-512 kernel (only if the CPU has it).
+    var usesAVX512: Bool
+
+    init(instructionSet: InstructionSet = .best) {
+        usesAVX512 = instructionSet.resolved == .avx512
+    }
+
     var transformedInput: [Float] = []
     var products: [Float] = []
     var rows: [Float] = []
@@ -73,9 +82,12 @@ extension Convolution {
         let tilesX = (ow + 3) / 4
         let groupsPerRow = (tilesX + 7) / 8
         let rowWidth = 32 * groupsPerRow + 8
-        // Slots per block: V and M each about ≤ 512 KB (L2), a multiple of 24 (the kernel width).
+        // Slots per block: V and M each about ≤ 512 KB (L2), a multiple of the kernel width (24
+        // slots for AVX2, 48 for AVX-512, i.e. 3 or 6 groups of 8).
+        let wide = scratch.usesAVX512
+        let kernelGroups = wide ? 6 : 3
         let slotsByCache = 3600 / max(c, kp)
-        let blockGroups = max(3, min(12, slotsByCache / 8 / 3 * 3))
+        let blockGroups = max(kernelGroups, min(12, slotsByCache / 8 / kernelGroups * kernelGroups))
         let slots = 8 * blockGroups
         scratch.reserve(input: 36 * c * slots, products: 36 * kp * slots, rows: 6 * rowWidth, zeroRow: w)
         let (pt, pl) = (pads[0], pads[1])
@@ -96,7 +108,7 @@ extension Convolution {
             while blockStart < endGroup {
                 let blockEnd = min(blockStart + blockGroups, endGroup)
                 let s = 8 * (blockEnd - blockStart)
-                let sPadded = (s + 23) / 24 * 24
+                let sPadded = (s + 8 * kernelGroups - 1) / (8 * kernelGroups) * (8 * kernelGroups)
                 // 1. Input transform of every channel into V[ξ][c][slot].
                 for channel in 0..<c {
                     let plane = planes[channel]
@@ -127,6 +139,12 @@ extension Convolution {
                     for xi in 0..<36 { for channel in 0..<c { (v + (xi * c + channel) * sPadded + s).update(repeating: 0, count: sPadded - s) } }
                 }
                 // 2. Thirty-six products M[ξ] = U[ξ]·V[ξ].
+                if wide {
+                    for xi in 0..<36 {
+                        winogradProductsAVX512(u: u + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * kp * sPadded,
+                                               inChannels: c, paddedOutChannels: kp, slots: sPadded)
+                    }
+                } else {
                 for xi in 0..<36 {
                     let vXi = UnsafePointer(v + xi * c * sPadded)
                     for kb in 0..<(kp / 4) {
@@ -138,6 +156,7 @@ extension Convolution {
                             col += 24
                         }
                     }
+                }
                 }
                 // 3. Output transform, bias and ReLU into the output rows.
                 for channel in 0..<k {
