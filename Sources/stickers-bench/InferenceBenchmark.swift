@@ -6,6 +6,12 @@ import NeuralNet
 let inferenceSuite = BenchmarkSuite(name: "inference", summary: "U²-Net-p 320×320: our NeuralNet vs ONNX Runtime, 1 and 2 threads") {
     let modelURL = try await ModelStore().locateOrFetch { print("  \($0)") }
     let network = try NeuralNetwork(contentsOf: modelURL)
+    _ = try await measure("model load (parse, prepare weights)", iterations: 5) {
+        _ = try NeuralNetwork(contentsOf: modelURL)
+    }
+    _ = try await measure("model verify (SHA-256 of 4.5 MB)", iterations: 5) {
+        try ModelStore().verify(modelURL)
+    }
     let size = 320
     let input = [network.inputNames[0]: benchmarkInput(size: size)]
     var ours: [Int: Timing] = [:]

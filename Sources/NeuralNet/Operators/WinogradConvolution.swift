@@ -23,26 +23,37 @@ struct WinogradFilter: Sendable {
         self.inChannels = inChannels
         let paddedK = (outChannels + 3) / 4 * 4
         paddedOutChannels = paddedK
-        let g: [[Float]] = [
-            [1.0 / 4, 0, 0], [-1.0 / 6, -1.0 / 6, -1.0 / 6], [-1.0 / 6, 1.0 / 6, -1.0 / 6],
-            [1.0 / 24, 1.0 / 12, 1.0 / 6], [1.0 / 24, -1.0 / 12, 1.0 / 6], [0, 0, 1],
+        // G (6×3) of F(4×4, 3×3); U = G·w·Gᵀ in Double so the transform adds no rounding error.
+        let g: [Double] = [
+            1.0 / 4, 0, 0, -1.0 / 6, -1.0 / 6, -1.0 / 6, -1.0 / 6, 1.0 / 6, -1.0 / 6,
+            1.0 / 24, 1.0 / 12, 1.0 / 6, 1.0 / 24, -1.0 / 12, 1.0 / 6, 0, 0, 1,
         ]
-        var packed = [Float](repeating: 0, count: 36 * paddedK * inChannels)
-        for k in 0..<outChannels {
-            for c in 0..<inChannels {
-                let w = weights[((k * inChannels + c) * 9)..<((k * inChannels + c) * 9 + 9)].map { Double($0) }
-                // t = G·w (6×3), u = t·Gᵀ (6×6), in Double so the transform adds no rounding error.
-                var t = [[Double]](repeating: [0, 0, 0], count: 6)
-                for i in 0..<6 { for j in 0..<3 { for r in 0..<3 { t[i][j] += Double(g[i][r]) * w[r * 3 + j] } } }
-                for i in 0..<6 {
-                    for j in 0..<6 {
-                        var u = 0.0
-                        for r in 0..<3 { u += t[i][r] * Double(g[j][r]) }
-                        let xi = i * 6 + j
-                        packed[((xi * (paddedK / 4) + k / 4) * inChannels + c) * 4 + k % 4] = Float(u)
+        let blocks = paddedK / 4
+        let packed = [Float](unsafeUninitializedCapacity: 36 * paddedK * inChannels) { out, count in
+            out.initialize(repeating: 0)
+            weights.withUnsafeBufferPointer { w in
+                g.withUnsafeBufferPointer { g in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: 18) { t in
+                        for k in 0..<outChannels {
+                            for c in 0..<inChannels {
+                                let f = w.baseAddress! + (k * inChannels + c) * 9
+                                for i in 0..<6 {
+                                    for j in 0..<3 {
+                                        t[i * 3 + j] = g[i * 3] * Double(f[j]) + g[i * 3 + 1] * Double(f[3 + j]) + g[i * 3 + 2] * Double(f[6 + j])
+                                    }
+                                }
+                                for i in 0..<6 {
+                                    for j in 0..<6 {
+                                        let u = t[i * 3] * g[j * 3] + t[i * 3 + 1] * g[j * 3 + 1] + t[i * 3 + 2] * g[j * 3 + 2]
+                                        out[(((i * 6 + j) * blocks + k / 4) * inChannels + c) * 4 + k % 4] = Float(u)
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }
+            count = out.count
         }
         self.packed = packed
     }
