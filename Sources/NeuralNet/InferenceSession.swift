@@ -29,7 +29,7 @@ public final class InferenceSession {
             } else {
                 slots[step.output] = try evaluate(step, slots)
             }
-            for s in step.releases { slots[s] = nil }
+            release(step, &slots)
         }
         return try collectOutputs(slots)
     }
@@ -39,9 +39,18 @@ public final class InferenceSession {
         var slots = try prepareSlots(inputs)
         for step in network.steps {
             slots[step.output] = try evaluate(step, slots)
-            for s in step.releases { slots[s] = nil }
+            release(step, &slots)
         }
         return try collectOutputs(slots)
+    }
+
+    /// Drops the tensors no later step reads, keeping their storage for later outputs.
+    private func release(_ step: NeuralNetwork.Step, _ slots: inout [Value?]) {
+        for s in step.releases {
+            let value = slots[s]
+            slots[s] = nil
+            if case .float(let tensor)? = value { scratch.recycle(tensor.scalars) }
+        }
     }
 
     private func prepareSlots(_ inputs: [String: Tensor]) throws(ModelError) -> [Value?] {

@@ -58,12 +58,12 @@ extension Convolution {
     func callAsFunction(_ x: [Tensor], scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
         let d = try validate(x)
         let plane = d.oh * d.ow
-        let out = [Float](unsafeUninitializedCapacity: d.n * outChannels * plane) { buffer, count in
+        var out = scratch.takeBuffer(d.n * outChannels * plane)
+        out.withUnsafeMutableBufferPointer { buffer in
             for image in 0..<d.n {
                 compute(x, image: image, part: wholeRange(oh: d.oh), into: buffer.baseAddress! + image * outChannels * plane,
                         planeStride: plane, scratch: &scratch)
             }
-            count = buffer.count
         }
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
     }
@@ -77,7 +77,7 @@ extension Convolution {
         if parts.count < 2 { return try self(x, scratch: &scratch) }
         let plane = d.oh * d.ow
         // Every value is written by exactly one part.
-        var out = [Float](unsafeUninitializedCapacity: d.n * outChannels * plane) { _, count in count = d.n * outChannels * plane }
+        var out = scratch.takeBuffer(d.n * outChannels * plane)
         for image in 0..<d.n {
             let imageOffset = image * outChannels * plane
             await withTaskGroup(of: (Int, [Float]).self) { group in

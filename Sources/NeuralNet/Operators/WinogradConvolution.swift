@@ -73,6 +73,28 @@ struct WinogradScratch {
     var rows: [Float] = []
     var zeroRow: [Float] = []
 
+    /// Arrays of released tensors by element count, for convolution outputs to reuse: a fresh
+    /// multi-megabyte array costs page faults on first write, a recycled one does not.
+    /// Bounded so a session holds at most 32 MB of spare tensors.
+    private var recycled: [Int: [[Float]]] = [:]
+    private var recycledCount = 0
+    private static let recycledLimit = 8 << 20
+
+    /// An array of exactly `count` floats with unspecified contents, recycled when possible.
+    mutating func takeBuffer(_ count: Int) -> [Float] {
+        guard let buffer = recycled[count]?.popLast() else { return uninitializedFloats(count) }
+        recycledCount -= count
+        return buffer
+    }
+
+    /// Offers a released tensor's storage for reuse (large ones only, a few per size).
+    mutating func recycle(_ values: [Float]) {
+        guard values.count >= 16_384, recycled[values.count, default: []].count < 2,
+              recycledCount + values.count <= Self.recycledLimit else { return }
+        recycled[values.count, default: []].append(values)
+        recycledCount += values.count
+    }
+
     mutating func reserve(input: Int, products: Int, rows: Int, zeroRow: Int) {
         // Every value of these two is written before it is read, so skip zero-filling them.
         if transformedInput.count < input { transformedInput = uninitializedFloats(input) }
