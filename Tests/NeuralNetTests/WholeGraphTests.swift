@@ -19,6 +19,15 @@ import Testing
         }
     }
 
+    @Test func resultsAreDeterministicAndIndependentOfTheThreadCount() async throws {
+        guard let network = await TestModel.shared.network() else { return }
+        let input = [network.inputNames[0]: referenceInput(size: 96)]
+        let serial = InferenceSession(network: network)
+        let first = try serial.runSerially(input)
+        #expect(try serial.runSerially(input) == first)
+        #expect(try await InferenceSession(network: network, threads: 2).run(input) == first)
+    }
+
     @Test func u2netpMatchesOnnxRuntimeAt320PixelsOnTwoTasks() async throws {
         guard let network = await TestModel.shared.network() else { return }
         let session = InferenceSession(network: network, threads: 2)
