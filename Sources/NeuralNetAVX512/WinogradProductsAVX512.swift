@@ -15,13 +15,13 @@ private func store16(_ value: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: value, as: SIMD16<Float>.self)
 }
 
-/// For one ξ: m[k][s] = Σ_c u[k/4][c][k%4] · v[c][s] for k < paddedK and s < slots (a multiple of
-/// 48), with u packed in blocks of 4 output channels as NeuralNet's WinogradFilter stores it.
+/// For one ξ: m[k·mStride + s] = Σ_c u[k/4][c][k%4] · v[c][s] for k < paddedK and s < slots (a
+/// multiple of 48), with u packed in blocks of 4 output channels as NeuralNet's WinogradFilter stores it.
 public func winogradProductsAVX512(u: UnsafePointer<Float>, v: UnsafePointer<Float>, m: UnsafeMutablePointer<Float>,
-                                   inChannels: Int, paddedOutChannels: Int, slots: Int) {
+                                   mStride: Int, inChannels: Int, paddedOutChannels: Int, slots: Int) {
     for kb in 0..<(paddedOutChannels / 4) {
         let uBlock = u + kb * inChannels * 4
-        let mBlock = m + 4 * kb * slots
+        let mBlock = m + 4 * kb * mStride
         var column = 0
         while column < slots {
             var a00 = SIMD16<Float>(), a01 = SIMD16<Float>(), a02 = SIMD16<Float>()
@@ -42,9 +42,9 @@ public func winogradProductsAVX512(u: UnsafePointer<Float>, v: UnsafePointer<Flo
             }
             let out = mBlock + column
             store16(a00, out); store16(a01, out + 16); store16(a02, out + 32)
-            store16(a10, out + slots); store16(a11, out + slots + 16); store16(a12, out + slots + 32)
-            store16(a20, out + 2 * slots); store16(a21, out + 2 * slots + 16); store16(a22, out + 2 * slots + 32)
-            store16(a30, out + 3 * slots); store16(a31, out + 3 * slots + 16); store16(a32, out + 3 * slots + 32)
+            store16(a10, out + mStride); store16(a11, out + mStride + 16); store16(a12, out + mStride + 32)
+            store16(a20, out + 2 * mStride); store16(a21, out + 2 * mStride + 16); store16(a22, out + 2 * mStride + 32)
+            store16(a30, out + 3 * mStride); store16(a31, out + 3 * mStride + 16); store16(a32, out + 3 * mStride + 32)
             column += 48
         }
     }

@@ -7,8 +7,9 @@ import NeuralNetAVX512
 //
 //   V = Bᵀ d B (6×6 input patch)    U = G g Gᵀ (done once at load)    Y = Aᵀ [U ⊙ V] A
 //
-// Layouts: U is packed [ξ][K/4][C][4] (ξ = 6i + j), V is [ξ][C][S] and M = U·V is [ξ][K][S],
-// where S is a block of tile "slots": 8 per (tile row, group of 8 tiles along x).
+// Layouts: U is packed [ξ][K/4][C][4] (ξ = 6i + j), V is [ξ][C][S], and M = U·V is [K][ξ][S] so
+// the output transform finds one channel's 36 products together. S is a block of tile "slots":
+// 8 per (tile row, group of 8 tiles along x).
 
 /// The transformed filters of one convolution, prepared at load time.
 struct WinogradFilter: Sendable {
@@ -174,18 +175,18 @@ extension Convolution {
                 // 2. Thirty-six products M[ξ] = U[ξ]·V[ξ].
                 if wide {
                     for xi in 0..<36 {
-                        winogradProductsAVX512(u: u + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * kp * sPadded,
-                                               inChannels: c, paddedOutChannels: kp, slots: sPadded)
+                        winogradProductsAVX512(u: u + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * sPadded,
+                                               mStride: 36 * sPadded, inChannels: c, paddedOutChannels: kp, slots: sPadded)
                     }
                 } else {
                 for xi in 0..<36 {
                     let vXi = UnsafePointer(v + xi * c * sPadded)
                     for kb in 0..<(kp / 4) {
                         let uBlock = u + (xi * (kp / 4) + kb) * c * 4
-                        let mBlock = m + (xi * kp + 4 * kb) * sPadded
+                        let mBlock = m + (4 * kb * 36 + xi) * sPadded
                         var col = 0
                         while col < sPadded {
-                            winogradKernel4x24(u: uBlock, v: vXi + col, vStride: sPadded, count: c, m: mBlock + col, mStride: sPadded)
+                            winogradKernel4x24(u: uBlock, v: vXi + col, vStride: sPadded, count: c, m: mBlock + col, mStride: 36 * sPadded)
                             col += 24
                         }
                     }
@@ -196,7 +197,7 @@ extension Convolution {
                     let outPlane = output + channel * planeStride
                     for group in blockStart..<blockEnd {
                         let ty = group / groupsPerRow, g = group % groupsPerRow
-                        winogradOutputGroup(m + channel * sPadded + 8 * (group - blockStart), xiStride: kp * sPadded,
+                        winogradOutputGroup(m + channel * 36 * sPadded + 8 * (group - blockStart), xiStride: sPadded,
                                             bias: biasBuffer[channel], relu: fusedRelu,
                                             into: outPlane, row0: 4 * ty - outputRow0, rowsLeft: oh - 4 * ty,
                                             tileX0: 8 * g, tilesX: tilesX, width: ow)
