@@ -122,6 +122,9 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         #expect(try floor(x).scalars == [5])
         #expect(try ceil(x).shape == [1, 1, 2, 2])
         #expect(try ceil(x).scalars == [5, 9, 7, 6])
+        let single = try Tensor(shape: [1, 1, 1, 1], scalars: [3])
+        #expect(try ceil(single).scalars == [3])
+        #expect(throws: ModelError.self) { try floor(single) }
     }
 
     @Test func linearResizeWithPytorchHalfPixelCoordinates() throws {

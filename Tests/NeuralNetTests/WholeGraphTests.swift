@@ -19,6 +19,17 @@ import Testing
         }
     }
 
+    @Test func oddAndDegenerateInputSizesGiveAResultOrAnErrorNeverACrash() async throws {
+        guard let network = await TestModel.shared.network() else { return }
+        let session = InferenceSession(network: network)
+        let name = network.inputNames[0]
+        #expect(throws: ModelError.self) { try session.runSerially([name: Tensor(shape: [1, 3, 0, 0])]) }
+        for (h, w) in [(1, 1), (37, 50)] {
+            let output = try session.runSerially([name: Tensor(shape: [1, 3, h, w], repeating: 0.5)])[network.outputNames[0]]
+            #expect(output?.shape == [1, 1, h, w])
+        }
+    }
+
     @Test func resultsAreDeterministicAndIndependentOfTheThreadCount() async throws {
         guard let network = await TestModel.shared.network() else { return }
         let input = [network.inputNames[0]: referenceInput(size: 96)]

@@ -75,6 +75,9 @@ struct Convolution: Sendable {
             throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.map(\.shape))")
         }
         let (oh, ow) = outputSize(h: first.shape[2], w: first.shape[3])
+        guard first.shape[0] > 0, first.shape[2] > 0, first.shape[3] > 0, oh > 0, ow > 0 else {
+            throw .invalidInput("Conv of an empty or too small \(first.shape) tensor")
+        }
         return (first.shape[0], first.shape[2], first.shape[3], oh, ow)
     }
 }

@@ -64,6 +64,7 @@ struct Resize: Sendable {
         } else {
             throw .invalidInput("Resize needs either 4 scales or 4 sizes")
         }
+        guard x.count > 0, oh > 0, ow > 0 else { throw .invalidInput("Resize of \(x.shape) to \(oh)×\(ow)") }
         let ys = axisSamples(outSize: oh, inSize: h, scale: scaleH)
         let xs = axisSamples(outSize: ow, inSize: w, scale: scaleW)
         var out = uninitializedFloats(n * c * oh * ow)
