@@ -35,9 +35,18 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .target(name: "Raster", dependencies: ["CImageCodecs"], swiftSettings: concurrency),
+        // The AVX-512 matrix kernel, compiled for Skylake-AVX512 and called only when the CPU has it.
+        .target(
+            name: "NeuralNetAVX512",
+            swiftSettings: concurrency + [
+                .unsafeFlags(["-O"], .when(configuration: .debug)),
+                .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
+                .unsafeFlags(["-target-cpu", "skylake-avx512"], .when(platforms: [.linux])),
+            ]
+        ),
         .target(
             name: "NeuralNet",
-            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["NeuralNetAVX512", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             // Inference is ~20 G multiply-adds: optimise even in debug builds so tests stay fast.
             // Haswell = x86-64-v3 (AVX2 + FMA; Swift has no "x86-64-v3" name): SIMD8<Float> becomes
             // one ymm register and addProduct one vfmadd (without FMA it is a libm call per lane).

@@ -5,12 +5,16 @@ public final class InferenceSession {
     public let network: NeuralNetwork
     /// How many tasks each convolution is split over (1: everything runs on the calling task).
     public let threads: Int
+    /// The vector instructions the convolutions use (`.best`: AVX-512 if the CPU has it).
+    public let instructionSet: InstructionSet
     /// Convolution scratch of this session's task, reused across steps and runs.
-    private var scratch = WinogradScratch()
+    private var scratch: WinogradScratch
 
-    public init(network: NeuralNetwork, threads: Int = 1) {
+    public init(network: NeuralNetwork, threads: Int = 1, instructionSet: InstructionSet = .best) {
         self.network = network
         self.threads = max(1, threads)
+        self.instructionSet = instructionSet.resolved
+        self.scratch = WinogradScratch(instructionSet: instructionSet)
     }
 
     /// Runs the network, splitting each convolution over `threads` tasks. Like any method of a
@@ -20,12 +24,12 @@ public final class InferenceSession {
         var slots = try prepareSlots(inputs)
         for step in network.steps {
             if case .conv(let convolution) = step.operation, threads > 1 {
-                let x = try floatInput(step, 0, slots)
+                let x = try floatInputs(step, slots)
                 slots[step.output] = .float(try await convolution(x, tasks: threads, scratch: &scratch))
             } else {
                 slots[step.output] = try evaluate(step, slots)
             }
-            for s in step.releases { slots[s] = nil }
+            release(step, &slots)
         }
         return try collectOutputs(slots)
     }
@@ -35,9 +39,18 @@ public final class InferenceSession {
         var slots = try prepareSlots(inputs)
         for step in network.steps {
             slots[step.output] = try evaluate(step, slots)
-            for s in step.releases { slots[s] = nil }
+            release(step, &slots)
         }
         return try collectOutputs(slots)
+    }
+
+    /// Drops the tensors no later step reads, keeping their storage for later outputs.
+    private func release(_ step: NeuralNetwork.Step, _ slots: inout [Value?]) {
+        for s in step.releases {
+            let value = slots[s]
+            slots[s] = nil
+            if case .float(let tensor)? = value { scratch.recycle(tensor.scalars) }
+        }
     }
 
     private func prepareSlots(_ inputs: [String: Tensor]) throws(ModelError) -> [Value?] {
@@ -78,6 +91,13 @@ public final class InferenceSession {
             throw .invalidInput("\(step.label): input \(index) must be a float tensor")
         }
         return t
+    }
+
+    /// Every input of the step as float tensors (a convolution's parts).
+    private func floatInputs(_ step: NeuralNetwork.Step, _ slots: [Value?]) throws(ModelError) -> [Tensor] {
+        var tensors: [Tensor] = []
+        for index in step.inputs.indices { tensors.append(try floatInput(step, index, slots)) }
+        return tensors
     }
 
     private func intInput(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> IntTensor? {
@@ -186,7 +206,7 @@ public final class InferenceSession {
             let sizes = resize.scalesInputIndex == 2 ? try intInput(step, 3, slots) : nil
             return .float(try resize(x, scales: scales, sizes: sizes))
         case .conv(let convolution):
-            return .float(try convolution(floatInput(step, 0, slots), scratch: &scratch))
+            return .float(try convolution(floatInputs(step, slots), scratch: &scratch))
         }
     }
 }

@@ -212,8 +212,13 @@ struct ONNXTensor: Sendable {
             let values: [Float]
             if !rawData.isEmpty {
                 guard rawData.count == count * 4 else { throw .malformed("tensor '\(name)': \(rawData.count) bytes for \(count) floats") }
-                values = rawData.withUnsafeBytes { raw in (0..<count).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) } }
-                    .map { Float(bitPattern: UInt32(littleEndian: $0)) }
+                // ONNX stores raw data little-endian, as every CPU we run on is: a plain copy.
+                values = rawData.withUnsafeBytes { raw in
+                    [Float](unsafeUninitializedCapacity: count) { out, initialized in
+                        UnsafeMutableRawBufferPointer(out).copyMemory(from: raw)
+                        initialized = count
+                    }
+                }
             } else {
                 values = floatData
             }

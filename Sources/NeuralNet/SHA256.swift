@@ -16,51 +16,45 @@ struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    private mutating func compress(_ block: some Collection<UInt8>) {
-        var w = [UInt32](repeating: 0, count: 64)
-        var i = 0
-        var index = block.startIndex
-        while i < 16 {
-            var word: UInt32 = 0
-            for _ in 0..<4 { word = word << 8 | UInt32(block[index]); index = block.index(after: index) }
-            w[i] = word
-            i += 1
-        }
+    /// One 64-byte block at `block`, with `w` as the 64-word message schedule.
+    private mutating func compress(_ block: UnsafeRawPointer, _ w: UnsafeMutableBufferPointer<UInt32>) {
+        for t in 0..<16 { w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self)) }
         for t in 16..<64 {
             let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
             let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
             w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
         }
         var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for t in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ ch &+ Self.k[t] &+ w[t]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        Self.k.withUnsafeBufferPointer { k in
+            for t in 0..<64 {
+                let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                let ch = (e & f) ^ (~e & g)
+                let t1 = h &+ s1 &+ ch &+ k[t] &+ w[t]
+                let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                let maj = (a & b) ^ (a & c) ^ (b & c)
+                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ maj)
+            }
         }
-        for (j, v) in [a, b, c, d, e, f, g, h].enumerated() { state[j] &+= v }
+        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
+        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
     }
 
     /// The digest as 64 lowercase hex digits.
     static func hexDigest(of bytes: [UInt8]) -> String {
         var hasher = SHA256()
         let bitLength = UInt64(bytes.count) * 8
-        var start = 0
-        while bytes.count - start >= 64 {
-            hasher.compress(bytes[start..<(start + 64)])
-            start += 64
-        }
-        var tail = Array(bytes[start...])
+        let whole = bytes.count / 64 * 64
+        var tail = Array(bytes[whole...])
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var offset = 0
-        while offset < tail.count {
-            hasher.compress(tail[offset..<(offset + 64)])
-            offset += 64
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            bytes.withUnsafeBytes { raw in
+                for offset in stride(from: 0, to: whole, by: 64) { hasher.compress(raw.baseAddress! + offset, w) }
+            }
+            tail.withUnsafeBytes { raw in
+                for offset in stride(from: 0, to: tail.count, by: 64) { hasher.compress(raw.baseAddress! + offset, w) }
+            }
         }
         return hasher.state.map { word in
             let hex = String(word, radix: 16)

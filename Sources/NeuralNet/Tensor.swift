@@ -50,3 +50,9 @@ enum Value: Sendable {
         }
     }
 }
+
+/// An array of `count` floats whose values the caller must all write before reading them (an
+/// output buffer): skips the zero-fill that `Array(repeating:count:)` costs on large tensors.
+func uninitializedFloats(_ count: Int) -> [Float] {
+    [Float](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+}

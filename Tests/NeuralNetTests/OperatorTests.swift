@@ -37,7 +37,7 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         let x = try Tensor(shape: [1, 1, 3, 3], scalars: [1, 2, 3, 4, 5, 6, 7, 8, 9])
         let conv = try Convolution(weights: Tensor(shape: [1, 1, 3, 3], repeating: 1), bias: [0.5], pads: [1, 1, 1, 1])
         var scratch = WinogradScratch()
-        let y = try conv(x, scratch: &scratch)
+        let y = try conv([x], scratch: &scratch)
         #expect(y.shape == [1, 1, 3, 3])
         let expected: [Float] = [12, 21, 16, 27, 45, 33, 24, 39, 28].map { $0 + 0.5 }
         #expect(maxAbsDifference(y.scalars, expected) < 1e-5)
@@ -51,13 +51,25 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         var conv = try Convolution(weights: weights, bias: bias, pads: [1, 1, 1, 1])
         #expect(conv.winograd != nil)
         var scratch = WinogradScratch()
-        let y = try conv(x, scratch: &scratch)
+        let y = try conv([x], scratch: &scratch)
         let expected = referenceConvolution(x, weights, bias: bias, pads: [1, 1, 1, 1], strides: (1, 1), dilations: (1, 1))
         #expect(y.shape == [1, k, h, w])
         #expect(maxAbsDifference(y.scalars, expected) < 2e-4 * Float(c))
         conv.fusedRelu = true
-        let r = try conv(x, scratch: &scratch)
+        let r = try conv([x], scratch: &scratch)
         #expect(maxAbsDifference(r.scalars, expected.map { max($0, 0) }) < 2e-4 * Float(c))
+    }
+
+    @Test func avx512AndAVX2KernelsGiveIdenticalResults() throws {
+        // Same sums in the same order; on a CPU without AVX-512 both sessions use AVX2.
+        for (c, k, h, w) in [(5, 6, 13, 10), (64, 16, 40, 40), (3, 64, 33, 70)] {
+            let x = pseudoRandom([1, c, h, w], seed: UInt64(c + k))
+            let conv = try Convolution(weights: pseudoRandom([k, c, 3, 3], seed: 8), bias: pseudoRandom([k], seed: 2).scalars,
+                                       pads: [1, 1, 1, 1])
+            var avx2 = WinogradScratch(instructionSet: .avx2), avx512 = WinogradScratch(instructionSet: .avx512)
+            #expect(try conv([x], scratch: &avx2) == conv([x], scratch: &avx512))
+        }
+        #expect(InstructionSet.avx2.resolved == .avx2)
     }
 
     @Test func dilatedStridedAndUnpaddedConvolutionsMatchTheDefinition() throws {
@@ -67,9 +79,22 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
             let weights = pseudoRandom([5, 4, kernel, kernel], seed: UInt64(kernel))
             let conv = try Convolution(weights: weights, bias: [1, 2, 3, 4, 5], strides: strides, pads: pads, dilations: dilations)
             var scratch = WinogradScratch()
-            let y = try conv(x, scratch: &scratch)
+            let y = try conv([x], scratch: &scratch)
             let expected = referenceConvolution(x, weights, bias: [1, 2, 3, 4, 5], pads: pads, strides: strides, dilations: dilations)
             #expect(maxAbsDifference(y.scalars, expected) < 1e-4)
+        }
+    }
+
+    @Test func aFusedChannelConcatReadsThePartsInPlace() throws {
+        let a = pseudoRandom([2, 3, 9, 12], seed: 4), b = pseudoRandom([2, 5, 9, 12], seed: 5)
+        let joined = try concatenate([(a.shape, a.scalars), (b.shape, b.scalars)], axis: 1)
+        let whole = try Tensor(shape: joined.shape, scalars: joined.values)
+        for dilation in [1, 2] {
+            let conv = try Convolution(weights: pseudoRandom([7, 8, 3, 3], seed: 6), bias: nil,
+                                       pads: [dilation, dilation, dilation, dilation], dilations: (dilation, dilation))
+            var scratch = WinogradScratch()
+            #expect(try conv([a, b], scratch: &scratch) == conv([whole], scratch: &scratch))
+            #expect(throws: ModelError.self) { try conv([a], scratch: &scratch) }
         }
     }
 
@@ -79,9 +104,9 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
             for dilation in [1, 2] {
                 let conv = try Convolution(weights: weights, bias: nil, pads: [dilation, dilation, dilation, dilation], dilations: (dilation, dilation))
                 var scratch = WinogradScratch()
-                let one = try conv(x, scratch: &scratch)
-                let two = try await conv(x, tasks: 2, scratch: &scratch)
-                let three = try await conv(x, tasks: 3, scratch: &scratch)
+                let one = try conv([x], scratch: &scratch)
+                let two = try await conv([x], tasks: 2, scratch: &scratch)
+                let three = try await conv([x], tasks: 3, scratch: &scratch)
                 #expect(one == two)
                 #expect(one == three)
             }
@@ -97,6 +122,9 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         #expect(try floor(x).scalars == [5])
         #expect(try ceil(x).shape == [1, 1, 2, 2])
         #expect(try ceil(x).scalars == [5, 9, 7, 6])
+        let single = try Tensor(shape: [1, 1, 1, 1], scalars: [3])
+        #expect(try ceil(single).scalars == [3])
+        #expect(throws: ModelError.self) { try floor(single) }
     }
 
     @Test func linearResizeWithPytorchHalfPixelCoordinates() throws {

@@ -5,15 +5,38 @@ import Testing
 @Suite struct WholeGraphTests {
     @Test func u2netpMatchesOnnxRuntimeAt64Pixels() async throws {
         guard let network = await TestModel.shared.network() else { return }
-        let outputs = try InferenceSession(network: network).runSerially([network.inputNames[0]: referenceInput(size: 64)])
         #expect(network.outputNames.count == 7)
+        for instructionSet in [InstructionSet.avx2, .avx512] {
+        let outputs = try InferenceSession(network: network, instructionSet: instructionSet)
+            .runSerially([network.inputNames[0]: referenceInput(size: 64)])
         for (index, name) in network.outputNames.enumerated() {
             let expected = try Fixtures.floats("u2netp_64_out\(index).bin")
             let actual = try #require(outputs[name])
             #expect(actual.shape == [1, 1, 64, 64])
             let error = maxAbsDifference(actual.scalars, expected)
-            #expect(error < 1e-3, "output \(index) (\(name)) differs from ONNX Runtime by \(error)")
+            #expect(error < 1e-3, "output \(index) (\(name)) differs from ONNX Runtime by \(error) (\(instructionSet))")
         }
+        }
+    }
+
+    @Test func oddAndDegenerateInputSizesGiveAResultOrAnErrorNeverACrash() async throws {
+        guard let network = await TestModel.shared.network() else { return }
+        let session = InferenceSession(network: network)
+        let name = network.inputNames[0]
+        #expect(throws: ModelError.self) { try session.runSerially([name: Tensor(shape: [1, 3, 0, 0])]) }
+        for (h, w) in [(1, 1), (37, 50)] {
+            let output = try session.runSerially([name: Tensor(shape: [1, 3, h, w], repeating: 0.5)])[network.outputNames[0]]
+            #expect(output?.shape == [1, 1, h, w])
+        }
+    }
+
+    @Test func resultsAreDeterministicAndIndependentOfTheThreadCount() async throws {
+        guard let network = await TestModel.shared.network() else { return }
+        let input = [network.inputNames[0]: referenceInput(size: 96)]
+        let serial = InferenceSession(network: network)
+        let first = try serial.runSerially(input)
+        #expect(try serial.runSerially(input) == first)
+        #expect(try await InferenceSession(network: network, threads: 2).run(input) == first)
     }
 
     @Test func u2netpMatchesOnnxRuntimeAt320PixelsOnTwoTasks() async throws {

@@ -68,11 +68,16 @@ struct Convolution: Sendable {
         return (max(oh, 0), max(ow, 0))
     }
 
-    func validate(_ x: Tensor) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
-        guard x.rank == 4, x.shape[1] == inChannels else {
-            throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.shape)")
+    /// Checks the input: one NCHW tensor, or several whose channels add up (a fused Concat).
+    func validate(_ x: [Tensor]) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
+        guard let first = x.first, x.allSatisfy({ $0.rank == 4 && $0.shape[0] == first.shape[0] && $0.shape[2...] == first.shape[2...] }),
+              x.reduce(0, { $0 + $1.shape[1] }) == inChannels else {
+            throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.map(\.shape))")
         }
-        let (oh, ow) = outputSize(h: x.shape[2], w: x.shape[3])
-        return (x.shape[0], x.shape[2], x.shape[3], oh, ow)
+        let (oh, ow) = outputSize(h: first.shape[2], w: first.shape[3])
+        guard first.shape[0] > 0, first.shape[2] > 0, first.shape[3] > 0, oh > 0, ow > 0 else {
+            throw .invalidInput("Conv of an empty or too small \(first.shape) tensor")
+        }
+        return (first.shape[0], first.shape[2], first.shape[3], oh, ow)
     }
 }

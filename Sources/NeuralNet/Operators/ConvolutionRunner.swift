@@ -17,21 +17,36 @@ extension Convolution {
         }
     }
 
-    /// `part` of image `image` of `x` by the fastest kernel that applies. `output` points at the
-    /// part's first value; for `.tileRows`, channel planes are `planeStride` apart.
-    func compute(_ x: Tensor, image: Int, part: Range<Int>, into output: UnsafeMutablePointer<Float>,
+    /// `part` of image `image` by the fastest kernel that applies. The input channels are those of
+    /// `x` in order (several tensors when a channel Concat was fused into this convolution).
+    /// `output` points at the part's first value; for `.tileRows`, channel planes are `planeStride` apart.
+    func compute(_ x: [Tensor], image: Int, part: Range<Int>, into output: UnsafeMutablePointer<Float>,
                  planeStride: Int, scratch: inout WinogradScratch) {
-        let (h, w) = (x.shape[2], x.shape[3])
+        let (h, w) = (x[0].shape[2], x[0].shape[3])
         let (oh, ow) = outputSize(h: h, w: w)
-        x.scalars.withUnsafeBufferPointer { src in
-            let input = src.baseAddress! + image * inChannels * h * w
+        withChannelPlanes(x, image: image) { planes in
             if let winograd {
-                convolveWinograd(winograd, input: input, h: h, w: w, oh: oh, ow: ow, tileRows: part,
+                convolveWinograd(winograd, planes: planes, h: h, w: w, oh: oh, ow: ow, tileRows: part,
                                  output: output, planeStride: planeStride, scratch: &scratch)
             } else {
-                convolveDirect(input: input, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
+                convolveDirect(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
             }
         }
+    }
+
+    /// Calls `body` with a pointer to every input channel plane of one image, valid during the call.
+    private func withChannelPlanes(_ x: [Tensor], image: Int, _ body: ([UnsafePointer<Float>]) -> Void) {
+        var planes: [UnsafePointer<Float>] = []
+        planes.reserveCapacity(inChannels)
+        func collect(_ index: Int) {
+            if index == x.count { return body(planes) }
+            let (c, plane) = (x[index].shape[1], x[index].shape[2] * x[index].shape[3])
+            x[index].scalars.withUnsafeBufferPointer { buffer in
+                for channel in 0..<c { planes.append(buffer.baseAddress! + (image * c + channel) * plane) }
+                collect(index + 1)
+            }
+        }
+        collect(0)
     }
 
     /// The whole of one image's output, as parts.
@@ -40,15 +55,15 @@ extension Convolution {
     }
 
     /// The whole convolution on the calling task (one core).
-    func callAsFunction(_ x: Tensor, scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
+    func callAsFunction(_ x: [Tensor], scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
         let d = try validate(x)
         let plane = d.oh * d.ow
-        let out = [Float](unsafeUninitializedCapacity: d.n * outChannels * plane) { buffer, count in
+        var out = scratch.takeBuffer(d.n * outChannels * plane)
+        out.withUnsafeMutableBufferPointer { buffer in
             for image in 0..<d.n {
                 compute(x, image: image, part: wholeRange(oh: d.oh), into: buffer.baseAddress! + image * outChannels * plane,
                         planeStride: plane, scratch: &scratch)
             }
-            count = buffer.count
         }
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
     }
@@ -56,20 +71,21 @@ extension Convolution {
     /// The convolution split over `tasks` parts: this task computes the first part in place, child
     /// tasks the others into their own arrays, which are then copied in (a child cannot write into
     /// our array without unsafe sharing).
-    func callAsFunction(_ x: Tensor, tasks: Int, scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
+    func callAsFunction(_ x: [Tensor], tasks: Int, scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
         let d = try validate(x)
         let parts = split(wholeRange(oh: d.oh), into: tasks)
         if parts.count < 2 { return try self(x, scratch: &scratch) }
         let plane = d.oh * d.ow
         // Every value is written by exactly one part.
-        var out = [Float](unsafeUninitializedCapacity: d.n * outChannels * plane) { _, count in count = d.n * outChannels * plane }
+        var out = scratch.takeBuffer(d.n * outChannels * plane)
         for image in 0..<d.n {
             let imageOffset = image * outChannels * plane
             await withTaskGroup(of: (Int, [Float]).self) { group in
                 for index in parts.indices.dropFirst() {
                     let part = parts[index]
+                    let instructionSet: InstructionSet = scratch.usesAVX512 ? .avx512 : .avx2
                     group.addTask {
-                        var childScratch = WinogradScratch()
+                        var childScratch = WinogradScratch(instructionSet: instructionSet)
                         let size = partSize(part, oh: d.oh, ow: d.ow)
                         let values = [Float](unsafeUninitializedCapacity: size) { buffer, count in
                             compute(x, image: image, part: part, into: buffer.baseAddress!,

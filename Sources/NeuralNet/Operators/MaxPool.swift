@@ -33,8 +33,9 @@ struct Pooling: Sendable {
 
     func outputSize(_ size: Int, kernel: Int, stride: Int, padBefore: Int, padAfter: Int, dilation: Int) -> Int {
         let span = size + padBefore + padAfter - dilation * (kernel - 1) - 1
-        guard span >= 0 else { return 0 }
-        var out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1
+        func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+        // Ceil mode keeps a last window that only partly overlaps the input (even a 1-pixel input).
+        var out = max(0, floorDivide(ceilMode ? span + stride - 1 : span, stride) + 1)
         // As in PyTorch and ONNX Runtime, a ceil-mode window must start inside the input or left padding.
         if ceilMode, (out - 1) * stride >= size + padBefore { out -= 1 }
         return out
@@ -45,7 +46,8 @@ struct Pooling: Sendable {
         let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
         let oh = outputSize(h, kernel: kernel.h, stride: strides.h, padBefore: pads[0], padAfter: pads[2], dilation: dilations.h)
         let ow = outputSize(w, kernel: kernel.w, stride: strides.w, padBefore: pads[1], padAfter: pads[3], dilation: dilations.w)
-        var out = [Float](repeating: 0, count: n * c * oh * ow)
+        guard x.count > 0, oh > 0, ow > 0 else { throw .invalidInput("MaxPool of an empty or too small \(x.shape) tensor") }
+        var out = uninitializedFloats(n * c * oh * ow)
         x.scalars.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for plane in 0..<(n * c) {

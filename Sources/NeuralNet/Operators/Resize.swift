@@ -64,23 +64,28 @@ struct Resize: Sendable {
         } else {
             throw .invalidInput("Resize needs either 4 scales or 4 sizes")
         }
+        guard x.count > 0, oh > 0, ow > 0 else { throw .invalidInput("Resize of \(x.shape) to \(oh)×\(ow)") }
         let ys = axisSamples(outSize: oh, inSize: h, scale: scaleH)
         let xs = axisSamples(outSize: ow, inSize: w, scale: scaleW)
-        var out = [Float](repeating: 0, count: n * c * oh * ow)
+        var out = uninitializedFloats(n * c * oh * ow)
+        let xIndex0 = xs.map(\.i0), xIndex1 = xs.map(\.i1), xWeight0 = xs.map(\.w0), xWeight1 = xs.map(\.w1)
+        var blended = [Float](repeating: 0, count: w)
         x.scalars.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                for plane in 0..<(n * c) {
-                    let s = src.baseAddress! + plane * h * w
-                    let d = dst.baseAddress! + plane * oh * ow
-                    for oy in 0..<oh {
-                        let sy = ys[oy]
-                        let r0 = s + sy.i0 * w, r1 = s + sy.i1 * w
-                        let row = d + oy * ow
-                        for ox in 0..<ow {
-                            let sx = xs[ox]
-                            let top = r0[sx.i0] * sx.w0 + r0[sx.i1] * sx.w1
-                            let bottom = r1[sx.i0] * sx.w0 + r1[sx.i1] * sx.w1
-                            row[ox] = top * sy.w0 + bottom * sy.w1
+                blended.withUnsafeMutableBufferPointer { rowBuffer in
+                    let blend = rowBuffer.baseAddress!
+                    for plane in 0..<(n * c) {
+                        let s = src.baseAddress! + plane * h * w
+                        let d = dst.baseAddress! + plane * oh * ow
+                        for oy in 0..<oh {
+                            // Vertical blend of the two source rows (vectorised), then horizontal samples.
+                            let sy = ys[oy]
+                            let r0 = s + sy.i0 * w, r1 = s + sy.i1 * w
+                            for ix in 0..<w { blend[ix] = r0[ix] * sy.w0 + r1[ix] * sy.w1 }
+                            let row = d + oy * ow
+                            for ox in 0..<ow {
+                                row[ox] = blend[xIndex0[ox]] * xWeight0[ox] + blend[xIndex1[ox]] * xWeight1[ox]
+                            }
                         }
                     }
                 }

@@ -1,3 +1,5 @@
+import NeuralNetAVX512
+
 // 3×3 stride-1 convolution by Winograd's minimal filtering F(4×4, 3×3) (Lavin & Gray 2015):
 // each 4×4 output tile costs 36 multiplies per (input, output) channel pair instead of 144, and
 // the 36 products per tile become 36 independent matrix products [K×C]·[C×tiles], which run as
@@ -5,8 +7,9 @@
 //
 //   V = Bᵀ d B (6×6 input patch)    U = G g Gᵀ (done once at load)    Y = Aᵀ [U ⊙ V] A
 //
-// Layouts: U is packed [ξ][K/4][C][4] (ξ = 6i + j), V is [ξ][C][S] and M = U·V is [ξ][K][S],
-// where S is a block of tile "slots": 8 per (tile row, group of 8 tiles along x).
+// Layouts: U is packed [ξ][K/4][C][4] (ξ = 6i + j), V is [ξ][C][S], and M = U·V is [K][ξ][S] so
+// the output transform finds one channel's 36 products together. S is a block of tile "slots":
+// 8 per (tile row, group of 8 tiles along x).
 
 /// The transformed filters of one convolution, prepared at load time.
 struct WinogradFilter: Sendable {
@@ -21,26 +24,37 @@ struct WinogradFilter: Sendable {
         self.inChannels = inChannels
         let paddedK = (outChannels + 3) / 4 * 4
         paddedOutChannels = paddedK
-        let g: [[Float]] = [
-            [1.0 / 4, 0, 0], [-1.0 / 6, -1.0 / 6, -1.0 / 6], [-1.0 / 6, 1.0 / 6, -1.0 / 6],
-            [1.0 / 24, 1.0 / 12, 1.0 / 6], [1.0 / 24, -1.0 / 12, 1.0 / 6], [0, 0, 1],
+        // G (6×3) of F(4×4, 3×3); U = G·w·Gᵀ in Double so the transform adds no rounding error.
+        let g: [Double] = [
+            1.0 / 4, 0, 0, -1.0 / 6, -1.0 / 6, -1.0 / 6, -1.0 / 6, 1.0 / 6, -1.0 / 6,
+            1.0 / 24, 1.0 / 12, 1.0 / 6, 1.0 / 24, -1.0 / 12, 1.0 / 6, 0, 0, 1,
         ]
-        var packed = [Float](repeating: 0, count: 36 * paddedK * inChannels)
-        for k in 0..<outChannels {
-            for c in 0..<inChannels {
-                let w = weights[((k * inChannels + c) * 9)..<((k * inChannels + c) * 9 + 9)].map { Double($0) }
-                // t = G·w (6×3), u = t·Gᵀ (6×6), in Double so the transform adds no rounding error.
-                var t = [[Double]](repeating: [0, 0, 0], count: 6)
-                for i in 0..<6 { for j in 0..<3 { for r in 0..<3 { t[i][j] += Double(g[i][r]) * w[r * 3 + j] } } }
-                for i in 0..<6 {
-                    for j in 0..<6 {
-                        var u = 0.0
-                        for r in 0..<3 { u += t[i][r] * Double(g[j][r]) }
-                        let xi = i * 6 + j
-                        packed[((xi * (paddedK / 4) + k / 4) * inChannels + c) * 4 + k % 4] = Float(u)
+        let blocks = paddedK / 4
+        let packed = [Float](unsafeUninitializedCapacity: 36 * paddedK * inChannels) { out, count in
+            out.initialize(repeating: 0)
+            weights.withUnsafeBufferPointer { w in
+                g.withUnsafeBufferPointer { g in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: 18) { t in
+                        for k in 0..<outChannels {
+                            for c in 0..<inChannels {
+                                let f = w.baseAddress! + (k * inChannels + c) * 9
+                                for i in 0..<6 {
+                                    for j in 0..<3 {
+                                        t[i * 3 + j] = g[i * 3] * Double(f[j]) + g[i * 3 + 1] * Double(f[3 + j]) + g[i * 3 + 2] * Double(f[6 + j])
+                                    }
+                                }
+                                for i in 0..<6 {
+                                    for j in 0..<6 {
+                                        let u = t[i * 3] * g[j * 3] + t[i * 3 + 1] * g[j * 3 + 1] + t[i * 3 + 2] * g[j * 3 + 2]
+                                        out[(((i * 6 + j) * blocks + k / 4) * inChannels + c) * 4 + k % 4] = Float(u)
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }
+            count = out.count
         }
         self.packed = packed
     }
@@ -48,32 +62,66 @@ struct WinogradFilter: Sendable {
 
 /// Scratch buffers of one task's Winograd convolutions, grown on demand.
 struct WinogradScratch {
+    /// Whether the matrix products use the AVX-512 kernel (only if the CPU has it).
+    var usesAVX512: Bool
+
+    init(instructionSet: InstructionSet = .best) {
+        usesAVX512 = instructionSet.resolved == .avx512
+    }
+
     var transformedInput: [Float] = []
     var products: [Float] = []
     var rows: [Float] = []
     var zeroRow: [Float] = []
 
+    /// Arrays of released tensors by element count, for convolution outputs to reuse: a fresh
+    /// multi-megabyte array costs page faults on first write, a recycled one does not.
+    /// Bounded so a session holds at most 32 MB of spare tensors.
+    private var recycled: [Int: [[Float]]] = [:]
+    private var recycledCount = 0
+    private static let recycledLimit = 8 << 20
+
+    /// An array of exactly `count` floats with unspecified contents, recycled when possible.
+    mutating func takeBuffer(_ count: Int) -> [Float] {
+        guard let buffer = recycled[count]?.popLast() else { return uninitializedFloats(count) }
+        recycledCount -= count
+        return buffer
+    }
+
+    /// Offers a released tensor's storage for reuse (large ones only, a few per size).
+    mutating func recycle(_ values: [Float]) {
+        guard values.count >= 16_384, recycled[values.count, default: []].count < 2,
+              recycledCount + values.count <= Self.recycledLimit else { return }
+        recycled[values.count, default: []].append(values)
+        recycledCount += values.count
+    }
+
     mutating func reserve(input: Int, products: Int, rows: Int, zeroRow: Int) {
-        if transformedInput.count < input { transformedInput = [Float](repeating: 0, count: input) }
-        if self.products.count < products { self.products = [Float](repeating: 0, count: products) }
+        // Every value of these two is written before it is read, so skip zero-filling them.
+        if transformedInput.count < input { transformedInput = uninitializedFloats(input) }
+        if self.products.count < products { self.products = uninitializedFloats(products) }
         if self.rows.count < rows { self.rows = [Float](repeating: 0, count: rows) }
         if self.zeroRow.count < zeroRow { self.zeroRow = [Float](repeating: 0, count: zeroRow) }
     }
 }
 
 extension Convolution {
-    /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image. `output`
+    /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image, whose input
+    /// channel c is the h×w plane `planes[c]`. `output`
     /// points at row `4·tileRows.lowerBound` of channel 0; channel planes are `planeStride` apart.
-    func convolveWinograd(_ filter: WinogradFilter, input: UnsafePointer<Float>, h: Int, w: Int, oh: Int, ow: Int,
+    func convolveWinograd(_ filter: WinogradFilter, planes: [UnsafePointer<Float>], h: Int, w: Int, oh: Int, ow: Int,
                           tileRows: Range<Int>, output: UnsafeMutablePointer<Float>, planeStride: Int,
                           scratch: inout WinogradScratch) {
         let c = inChannels, k = outChannels, kp = filter.paddedOutChannels
         let tilesX = (ow + 3) / 4
         let groupsPerRow = (tilesX + 7) / 8
         let rowWidth = 32 * groupsPerRow + 8
-        // Slots per block: V and M each about ≤ 512 KB (L2), a multiple of 24 (the kernel width).
+        // Slots per block: V and M each about ≤ 512 KB (L2), a multiple of the kernel width (24
+        // slots for AVX2, 48 for AVX-512, i.e. 3 or 6 groups of 8).
+        let wide = scratch.usesAVX512
+        let kernelGroups = wide ? 6 : 3
         let slotsByCache = 3600 / max(c, kp)
-        let blockGroups = max(3, min(12, slotsByCache / 8 / 3 * 3))
+        let blockGroups = max(kernelGroups, min(12, slotsByCache / 8 / kernelGroups * kernelGroups))
         let slots = 8 * blockGroups
         scratch.reserve(input: 36 * c * slots, products: 36 * kp * slots, rows: 6 * rowWidth, zeroRow: w)
         let (pt, pl) = (pads[0], pads[1])
@@ -94,10 +142,10 @@ extension Convolution {
             while blockStart < endGroup {
                 let blockEnd = min(blockStart + blockGroups, endGroup)
                 let s = 8 * (blockEnd - blockStart)
-                let sPadded = (s + 23) / 24 * 24
+                let sPadded = (s + 8 * kernelGroups - 1) / (8 * kernelGroups) * (8 * kernelGroups)
                 // 1. Input transform of every channel into V[ξ][c][slot].
                 for channel in 0..<c {
-                    let plane = input + channel * h * w
+                    let plane = planes[channel]
                     var group = blockStart
                     while group < blockEnd {
                         let ty = group / groupsPerRow
@@ -125,24 +173,31 @@ extension Convolution {
                     for xi in 0..<36 { for channel in 0..<c { (v + (xi * c + channel) * sPadded + s).update(repeating: 0, count: sPadded - s) } }
                 }
                 // 2. Thirty-six products M[ξ] = U[ξ]·V[ξ].
+                if wide {
+                    for xi in 0..<36 {
+                        winogradProductsAVX512(u: u + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * sPadded,
+                                               mStride: 36 * sPadded, inChannels: c, paddedOutChannels: kp, slots: sPadded)
+                    }
+                } else {
                 for xi in 0..<36 {
                     let vXi = UnsafePointer(v + xi * c * sPadded)
                     for kb in 0..<(kp / 4) {
                         let uBlock = u + (xi * (kp / 4) + kb) * c * 4
-                        let mBlock = m + (xi * kp + 4 * kb) * sPadded
+                        let mBlock = m + (4 * kb * 36 + xi) * sPadded
                         var col = 0
                         while col < sPadded {
-                            winogradKernel4x24(u: uBlock, v: vXi + col, vStride: sPadded, count: c, m: mBlock + col, mStride: sPadded)
+                            winogradKernel4x24(u: uBlock, v: vXi + col, vStride: sPadded, count: c, m: mBlock + col, mStride: 36 * sPadded)
                             col += 24
                         }
                     }
+                }
                 }
                 // 3. Output transform, bias and ReLU into the output rows.
                 for channel in 0..<k {
                     let outPlane = output + channel * planeStride
                     for group in blockStart..<blockEnd {
                         let ty = group / groupsPerRow, g = group % groupsPerRow
-                        winogradOutputGroup(m + channel * sPadded + 8 * (group - blockStart), xiStride: kp * sPadded,
+                        winogradOutputGroup(m + channel * 36 * sPadded + 8 * (group - blockStart), xiStride: sPadded,
                                             bias: biasBuffer[channel], relu: fusedRelu,
                                             into: outPlane, row0: 4 * ty - outputRow0, rowsLeft: oh - 4 * ty,
                                             tileX0: 8 * g, tilesX: tilesX, width: ow)
