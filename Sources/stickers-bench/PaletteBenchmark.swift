@@ -30,6 +30,10 @@ let paletteSuite = BenchmarkSuite(name: "palette", summary: "palette of a 12 MP 
     let reduced = try await measure("  decode at reduced DCT scale (≥256 px)", iterations: 15) {
         _ = try ImageDecoder.decode(twelveMP, maxDimension: extractor.workingSize)
     }
+    let decoded = try ImageDecoder.decode(twelveMP, maxDimension: extractor.workingSize)
+    _ = await measure("  extract from the \(decoded.width)×\(decoded.height) decode, n=8", iterations: 15) {
+        _ = extractor.extractColors(from: decoded, count: 8)
+    }
     let full = try await measure("  decode at full size (for comparison)", iterations: 3) {
         _ = try ImageDecoder.decode(twelveMP)
     }

@@ -45,7 +45,7 @@ public final class ColorExtractor {
         // pixels if they are visibly different from every colour (a flat image stays one colour).
         for _ in 0..<count {
             var weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
-            DistinctColors.merge(&centres, &weights, within: jnd, lightnessWeight: ColorHistogram.lightnessWeight)
+            DistinctColors.merge(&centres, &weights, within: jnd)
             guard centres.count < count,
                   let extra = clustering.worstServedSample(of: histogram.fine, by: centres, fartherThan: jnd) else { break }
             centres.append(extra)
@@ -53,6 +53,6 @@ public final class ColorExtractor {
         }
         // Weights are the fraction of pixels nearest each final colour.
         let weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
-        return DistinctColors.scheme(centres: centres, weights: weights, lightnessWeight: ColorHistogram.lightnessWeight)
+        return DistinctColors.scheme(centres: centres, weights: weights)
     }
 }

@@ -1,7 +1,7 @@
 import Raster
 
-/// Colours of a point set in the clustering space: OKLab with lightness scaled by
-/// `ColorHistogram.lightnessWeight`, each point weighted by the pixels it stands for.
+/// Colours of a point set in the clustering space (see `ClusteringSpace`), each point weighted by
+/// the pixels it stands for.
 struct ColorSamples {
     var L: [Float] = []
     var a: [Float] = []
@@ -23,11 +23,6 @@ struct ColorSamples {
 /// (5 bits a channel; each bin keeps the exact mean of its pixels), then moved to OKLab.
 /// A coarser set (4 bits a channel) serves the cheap trial runs of the clustering.
 struct ColorHistogram {
-    /// Lightness differences count 0.8× in clustering. OKLab weighs lightness more than CIEDE2000
-    /// does against chroma near the neutral axis; measured on photos, 0.8 lowers the mean error in
-    /// both OKLab and CIEDE2000 (1.0 and 0.6 are each worse in one of them).
-    static let lightnessWeight: Float = 0.8
-
     private(set) var fine = ColorSamples()
     private(set) var coarse = ColorSamples()
     private(set) var totalWeight: Float = 0
@@ -141,12 +136,12 @@ struct ColorHistogram {
     /// coarse set as weighted means of the fine points in each 4-bit bin.
     private mutating func finish() {
         usedBins.sort()
-        let lw = Self.lightnessWeight
         for key in usedBins {
             let k = Int(key), w = bins[k].w
             let lab = OKLab(linearRed: Self.linear(bins[k].x / w), green: Self.linear(bins[k].y / w),
                             blue: Self.linear(bins[k].z / w))
-            fine.append(L: lab.L * lw, a: lab.a, b: lab.b, weight: w)
+            let p = ClusteringSpace.point(lab)
+            fine.append(L: p.x, a: p.y, b: p.z, weight: w)
             totalWeight += w
             // Drop the lowest bit of each 5-bit channel: the 4-bit bin.
             let c = (k >> 11 & 0xF) << 8 | (k >> 6 & 0xF) << 4 | (k >> 1 & 0xF)
@@ -155,7 +150,7 @@ struct ColorHistogram {
                 coarse.append(L: 0, a: 0, b: 0, weight: 0)
             }
             let j = Int(coarseIndex[c])
-            coarse.L[j] += w * lab.L * lw; coarse.a[j] += w * lab.a; coarse.b[j] += w * lab.b; coarse.weight[j] += w
+            coarse.L[j] += w * p.x; coarse.a[j] += w * p.y; coarse.b[j] += w * p.z; coarse.weight[j] += w
         }
         for j in 0..<coarse.count {
             let w = coarse.weight[j]
