@@ -59,13 +59,25 @@ enum FakeAPODRoutes {
             guard query["date"] == nil else { return apodError(400, "Bad Request: incompatible parameter count with date.") }
             guard let n = Int(count), n > 0 else { return apodError(400, "Count must be positive and cannot be zero.") }
             guard n <= 100 else { return apodError(400, "Count must not exceed 100.") }
-            return json(FakeAPODCatalog.page(count: n, base: base))
+            return withRateLimitHeaders(json(FakeAPODCatalog.page(count: n, base: base)))
         }
         let day = query["date"] ?? FakeAPODCatalog.countStartDay
         guard day.count == 10, day >= FakeAPODCatalog.firstDay else {
             return apodError(400, "Date must be between Jun 16, 1995 and today: \(day).")
         }
-        return json(FakeAPODCatalog.item(day: day, template: FakeAPODCatalog.templateIndex(forDay: day), base: base))
+        return withRateLimitHeaders(
+            json(FakeAPODCatalog.item(day: day, template: FakeAPODCatalog.templateIndex(forDay: day), base: base)))
+    }
+
+    /// api.nasa.gov announces the key's budget on every answer.
+    static func withRateLimitHeaders(_ response: Response) -> Response {
+        var response = response
+        if let limit = HTTPFields.Element.Name("X-RateLimit-Limit"),
+           let remaining = HTTPFields.Element.Name("X-RateLimit-Remaining") {
+            response.headers[limit] = "1000"
+            response.headers[remaining] = "999"
+        }
+        return response
     }
 
     static func answerImage(_ reply: FakeReply, path: String) async throws -> Response {

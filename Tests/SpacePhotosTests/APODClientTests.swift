@@ -5,11 +5,14 @@ import Testing
 
 @Test func randomPhotosAsksForCountWithTheKeyAndThumbnails() async throws {
     try await FakeAPODServer.withRunning { server in
-        let photos = try await server.client().randomPhotos(count: 5)
+        let client = server.client()
+        #expect(await client.remainingRequests() == nil)
+        let photos = try await client.randomPhotos(count: 5)
         #expect(photos.map(\.day) == ["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05"])
         #expect(photos[0].copyright == "Jane Doe")
         #expect(photos[2].mediaType == .video)
         #expect(photos[2].thumbnailURL != nil)
+        #expect(await client.remainingRequests() == 999)
         let request = try #require(await server.state.apiRequests.first)
         #expect(request.query == ["count": "5", "api_key": "test-key", "thumbs": "true"])
     }
