@@ -131,8 +131,12 @@ public struct APODClient: Sendable {
                 }
                 await throttle.pause(for: retryAfter)
             case 500..<600:
-                guard attempt < policy.maxAttempts else { throw .server(status: reply.status) }
-                try await pause(policy.backoff(afterAttempt: attempt), policy)
+                // A 503 may say when to come back; otherwise back off exponentially.
+                let retryAfter = reply.header("retry-after").flatMap(Self.parseRetryAfter)
+                guard attempt < policy.maxAttempts, (retryAfter ?? .zero) <= policy.maxRetryAfter else {
+                    throw .server(status: reply.status)
+                }
+                try await pause(retryAfter ?? policy.backoff(afterAttempt: attempt), policy)
             default:
                 throw .api(status: reply.status, message: Self.errorMessage(in: reply))
             }

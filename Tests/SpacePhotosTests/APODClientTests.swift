@@ -120,6 +120,21 @@ func aCountOutsideTheAPIsRangeIsRefusedBeforeSending(count: Int) async throws {
     }
 }
 
+@Test func anUnavailableServerIsAskedAgainWhenItSays() async throws {
+    try await FakeAPODServer.withRunning { server in
+        let recorder = Recorder()
+        await server.state.enqueueAPI(.status(503, headers: ["Retry-After": "5"]))
+        let photos = try await server.client(recorder: recorder).randomPhotos(count: 1)
+        #expect(photos.count == 1)
+        #expect(recorder.sleeps == [.seconds(5)])
+        await server.state.enqueueAPI(.status(503, headers: ["Retry-After": "600"]))
+        await #expect(throws: APODError.server(status: 503)) {
+            try await server.client(recorder: recorder).randomPhotos(count: 1)
+        }
+        #expect(recorder.sleeps == [.seconds(5)])
+    }
+}
+
 @Test func persistentServerErrorsGiveUpAfterTheBoundedAttempts() async throws {
     try await FakeAPODServer.withRunning { server in
         await server.state.setAPIDefault(.status(502, body: "Bad Gateway"))
