@@ -22,7 +22,19 @@ enum FakeAPODRoutes {
             for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
             var reply = await state.nextAPIReply(query: query)
             if reply == .normal, let key = query["api_key"], let keyed = keyedReplies[key] { reply = keyed }
-            return try await answerAPI(reply, query: query, base: origin(of: request))
+            await state.begin()
+            do {
+                if case .barrier(let count) = reply {
+                    try await state.waitForBarrier(count)
+                    reply = .normal
+                }
+                let response = try await answerAPI(reply, query: query, base: origin(of: request))
+                await state.end()
+                return response
+            } catch {
+                await state.end()
+                throw error
+            }
         }
         router.get("image/**") { request, _ -> Response in
             let path = request.uri.path

@@ -39,6 +39,18 @@ func aCountOutsideTheAPIsRangeIsRefusedBeforeSending(count: Int) async throws {
     }
 }
 
+@Test func daysAreFetchedConcurrentlyButNeverMoreThanTheBound() async throws {
+    try await FakeAPODServer.withRunning { server in
+        // Each answer waits until 4 requests are in flight together: a sequential client would
+        // leave maxInFlight at 1, an unbounded one would reach 8.
+        await server.state.setAPIDefault(.barrier(4))
+        let days = (1...8).compactMap { APODDay.date(from: "2020-01-0\($0)") }
+        let photos = try await server.client().photos(for: days)
+        #expect(photos.count == 8)
+        #expect(await server.state.maxInFlight == 4)
+    }
+}
+
 @Test func theAPIsErrorMessageBecomesTheError() async throws {
     try await FakeAPODServer.withRunning { server in
         await #expect(throws: APODError.api(status: 400, message: "Date must be between Jun 16, 1995 and today: 1990-01-01.")) {
