@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A client for NASA's Astronomy Picture of the Day API or any server speaking its protocol.
 ///
@@ -178,6 +181,8 @@ public struct APODClient: Sendable {
         }
         let text = String(decoding: reply.body.prefix(200), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "HTTP \(reply.status)" : text
+        // An HTML error page says nothing a terminal line can use.
+        let isHTML = text.hasPrefix("<") || reply.header("content-type")?.contains("html") == true
+        return text.isEmpty || isHTML ? "HTTP \(reply.status) \(HTTPURLResponse.localizedString(forStatusCode: reply.status))" : text
     }
 }

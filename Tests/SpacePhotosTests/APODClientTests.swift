@@ -230,6 +230,12 @@ func aCountOutsideTheAPIsRangeIsRefusedBeforeSending(count: Int) async throws {
         await #expect(throws: APODError.api(status: 404, message: "Not Found")) {
             try await client.imageData(from: try #require(photo.imageURL(hd: false)))
         }
+        await server.state.enqueueImages(.status(404, headers: ["Content-Type": "text/html"], body: "<html><body>gone</body></html>"))
+        await #expect {
+            try await client.imageData(from: try #require(photo.imageURL(hd: false)))
+        } throws: { error in
+            if case .api(404, let message) = error as? APODError { message.hasPrefix("HTTP 404 ") } else { false }
+        }
     }
 }
 
