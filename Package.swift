@@ -39,9 +39,12 @@ let package = Package(
             name: "NeuralNet",
             dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
             // Inference is ~20 G multiply-adds: optimise even in debug builds so tests stay fast.
+            // Haswell = x86-64-v3 (AVX2 + FMA; Swift has no "x86-64-v3" name): SIMD8<Float> becomes
+            // one ymm register and addProduct one vfmadd (without FMA it is a libm call per lane).
             swiftSettings: concurrency + [
                 .unsafeFlags(["-O"], .when(configuration: .debug)),
                 .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
+                .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
             ]
         ),
         .target(
@@ -51,14 +54,27 @@ let package = Package(
         ),
         .target(name: "SpacePhotos", swiftSettings: concurrency),
         .target(name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos"], swiftSettings: mainActorByDefault),
+        // Request handlers run wherever Hummingbird calls them (nonisolated) and `await` into the
+        // main-actor models, so this module keeps the library default rather than MainActor.
+        .target(
+            name: "StickerWeb",
+            dependencies: [
+                "StickerApp", "StickerKit", "SpacePhotos", "Raster",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: concurrency
+        ),
         .executableTarget(
             name: "stickers",
-            dependencies: ["StickerApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "StickerApp", "StickerWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: mainActorByDefault
         ),
         .executableTarget(
             name: "stickers-bench",
-            dependencies: ["StickerApp", "NeuralNet"],
+            dependencies: ["StickerApp", "NeuralNet", "Raster"],
             swiftSettings: concurrency
         ),
         .testTarget(
@@ -94,6 +110,11 @@ let package = Package(
             name: "StickerAppTests",
             dependencies: ["StickerApp", "APODTestServer"],
             swiftSettings: mainActorByDefault
+        ),
+        .testTarget(
+            name: "StickerWebTests",
+            dependencies: ["StickerWeb", "APODTestServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: concurrency
         ),
     ],
     swiftLanguageModes: [.v6]

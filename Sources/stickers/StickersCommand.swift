@@ -10,6 +10,7 @@ struct StickersCommand: AsyncParsableCommand {
             StickerCommand.self,
             PaletteCommand.self,
             CatalogCommand.self,
+            ServeCommand.self,
         ]
     )
 }
