@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A client for NASA's Astronomy Picture of the Day API or any server speaking its protocol.
 ///
@@ -131,8 +134,12 @@ public struct APODClient: Sendable {
                 }
                 await throttle.pause(for: retryAfter)
             case 500..<600:
-                guard attempt < policy.maxAttempts else { throw .server(status: reply.status) }
-                try await pause(policy.backoff(afterAttempt: attempt), policy)
+                // A 503 may say when to come back; otherwise back off exponentially.
+                let retryAfter = reply.header("retry-after").flatMap(Self.parseRetryAfter)
+                guard attempt < policy.maxAttempts, (retryAfter ?? .zero) <= policy.maxRetryAfter else {
+                    throw .server(status: reply.status)
+                }
+                try await pause(retryAfter ?? policy.backoff(afterAttempt: attempt), policy)
             default:
                 throw .api(status: reply.status, message: Self.errorMessage(in: reply))
             }
@@ -174,6 +181,8 @@ public struct APODClient: Sendable {
         }
         let text = String(decoding: reply.body.prefix(200), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "HTTP \(reply.status)" : text
+        // An HTML error page says nothing a terminal line can use.
+        let isHTML = text.hasPrefix("<") || reply.header("content-type")?.contains("html") == true
+        return text.isEmpty || isHTML ? "HTTP \(reply.status) \(HTTPURLResponse.localizedString(forStatusCode: reply.status))" : text
     }
 }

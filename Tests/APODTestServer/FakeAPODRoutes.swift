@@ -22,7 +22,19 @@ enum FakeAPODRoutes {
             for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
             var reply = await state.nextAPIReply(query: query)
             if reply == .normal, let key = query["api_key"], let keyed = keyedReplies[key] { reply = keyed }
-            return try await answerAPI(reply, query: query, base: origin(of: request))
+            await state.begin()
+            do {
+                if case .barrier(let count) = reply {
+                    try await state.waitForBarrier(count)
+                    reply = .normal
+                }
+                let response = try await answerAPI(reply, query: query, base: origin(of: request))
+                await state.end()
+                return response
+            } catch {
+                await state.end()
+                throw error
+            }
         }
         router.get("image/**") { request, _ -> Response in
             let path = request.uri.path
@@ -59,13 +71,25 @@ enum FakeAPODRoutes {
             guard query["date"] == nil else { return apodError(400, "Bad Request: incompatible parameter count with date.") }
             guard let n = Int(count), n > 0 else { return apodError(400, "Count must be positive and cannot be zero.") }
             guard n <= 100 else { return apodError(400, "Count must not exceed 100.") }
-            return json(FakeAPODCatalog.page(count: n, base: base))
+            return withRateLimitHeaders(json(FakeAPODCatalog.page(count: n, base: base)))
         }
         let day = query["date"] ?? FakeAPODCatalog.countStartDay
         guard day.count == 10, day >= FakeAPODCatalog.firstDay else {
             return apodError(400, "Date must be between Jun 16, 1995 and today: \(day).")
         }
-        return json(FakeAPODCatalog.item(day: day, template: FakeAPODCatalog.templateIndex(forDay: day), base: base))
+        return withRateLimitHeaders(
+            json(FakeAPODCatalog.item(day: day, template: FakeAPODCatalog.templateIndex(forDay: day), base: base)))
+    }
+
+    /// api.nasa.gov announces the key's budget on every answer.
+    static func withRateLimitHeaders(_ response: Response) -> Response {
+        var response = response
+        if let limit = HTTPFields.Element.Name("X-RateLimit-Limit"),
+           let remaining = HTTPFields.Element.Name("X-RateLimit-Remaining") {
+            response.headers[limit] = "1000"
+            response.headers[remaining] = "999"
+        }
+        return response
     }
 
     static func answerImage(_ reply: FakeReply, path: String) async throws -> Response {

@@ -11,6 +11,9 @@ public actor FakeAPODState {
     private var imageDefault: FakeReply = .normal
     public private(set) var apiRequests: [APIRequest] = []
     public private(set) var imagePaths: [String] = []
+    /// API requests being answered now, and the most there ever were at once.
+    public private(set) var inFlight = 0
+    public private(set) var maxInFlight = 0
 
     public init() {}
 
@@ -23,6 +26,24 @@ public actor FakeAPODState {
     func nextAPIReply(query: [String: String]) -> FakeReply {
         apiRequests.append(APIRequest(query: query))
         return apiQueue.isEmpty ? apiDefault : apiQueue.removeFirst()
+    }
+
+    func begin() {
+        inFlight += 1
+        maxInFlight = max(maxInFlight, inFlight)
+    }
+
+    func end() { inFlight -= 1 }
+
+    /// Once `count` requests were in flight together the barrier stays open for good.
+    private var barrierOpen = false
+
+    func waitForBarrier(_ count: Int) async throws {
+        let giveUp = ContinuousClock.now + .seconds(5)
+        while !barrierOpen, inFlight < count, ContinuousClock.now < giveUp {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        barrierOpen = barrierOpen || inFlight >= count
     }
 
     func nextImageReply(path: String) -> FakeReply {

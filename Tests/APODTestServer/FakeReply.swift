@@ -12,6 +12,9 @@ public enum FakeReply: Sendable, Equatable {
     case malformedJSON
     /// Waits, then answers normally (an image starts its body first, then stalls).
     case slow(Duration)
+    /// Answers normally once this many API requests were in flight together (or after 5 s); later
+    /// requests then pass at once. Proves a client's concurrency without timing it.
+    case barrier(Int)
     /// 200 with an array page of these raw JSON objects; `{base}` becomes the server's origin.
     case items([String])
 }

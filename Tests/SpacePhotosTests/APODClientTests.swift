@@ -5,11 +5,14 @@ import Testing
 
 @Test func randomPhotosAsksForCountWithTheKeyAndThumbnails() async throws {
     try await FakeAPODServer.withRunning { server in
-        let photos = try await server.client().randomPhotos(count: 5)
+        let client = server.client()
+        #expect(await client.remainingRequests() == nil)
+        let photos = try await client.randomPhotos(count: 5)
         #expect(photos.map(\.day) == ["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05"])
         #expect(photos[0].copyright == "Jane Doe")
         #expect(photos[2].mediaType == .video)
         #expect(photos[2].thumbnailURL != nil)
+        #expect(await client.remainingRequests() == 999)
         let request = try #require(await server.state.apiRequests.first)
         #expect(request.query == ["count": "5", "api_key": "test-key", "thumbs": "true"])
     }
@@ -33,6 +36,18 @@ func aCountOutsideTheAPIsRangeIsRefusedBeforeSending(count: Int) async throws {
         let asked = await server.state.apiRequests.compactMap { $0.query["date"] }
         #expect(Set(asked) == Set(days))
         #expect(asked.count == 5)
+    }
+}
+
+@Test func daysAreFetchedConcurrentlyButNeverMoreThanTheBound() async throws {
+    try await FakeAPODServer.withRunning { server in
+        // Each answer waits until 4 requests are in flight together: a sequential client would
+        // leave maxInFlight at 1, an unbounded one would reach 8.
+        await server.state.setAPIDefault(.barrier(4))
+        let days = (1...8).compactMap { APODDay.date(from: "2020-01-0\($0)") }
+        let photos = try await server.client().photos(for: days)
+        #expect(photos.count == 8)
+        #expect(await server.state.maxInFlight == 4)
     }
 }
 
@@ -114,6 +129,21 @@ func aCountOutsideTheAPIsRangeIsRefusedBeforeSending(count: Int) async throws {
         #expect(recorder.sleeps.count == 2)
         #expect(recorder.sleeps[0] >= .milliseconds(50) && recorder.sleeps[0] <= .milliseconds(100))
         #expect(recorder.sleeps[1] >= .milliseconds(100) && recorder.sleeps[1] <= .milliseconds(200))
+    }
+}
+
+@Test func anUnavailableServerIsAskedAgainWhenItSays() async throws {
+    try await FakeAPODServer.withRunning { server in
+        let recorder = Recorder()
+        await server.state.enqueueAPI(.status(503, headers: ["Retry-After": "5"]))
+        let photos = try await server.client(recorder: recorder).randomPhotos(count: 1)
+        #expect(photos.count == 1)
+        #expect(recorder.sleeps == [.seconds(5)])
+        await server.state.enqueueAPI(.status(503, headers: ["Retry-After": "600"]))
+        await #expect(throws: APODError.server(status: 503)) {
+            try await server.client(recorder: recorder).randomPhotos(count: 1)
+        }
+        #expect(recorder.sleeps == [.seconds(5)])
     }
 }
 
@@ -199,6 +229,12 @@ func aCountOutsideTheAPIsRangeIsRefusedBeforeSending(count: Int) async throws {
         await server.state.enqueueImages(.status(404, body: "Not Found"))
         await #expect(throws: APODError.api(status: 404, message: "Not Found")) {
             try await client.imageData(from: try #require(photo.imageURL(hd: false)))
+        }
+        await server.state.enqueueImages(.status(404, headers: ["Content-Type": "text/html"], body: "<html><body>gone</body></html>"))
+        await #expect {
+            try await client.imageData(from: try #require(photo.imageURL(hd: false)))
+        } throws: { error in
+            if case .api(404, let message) = error as? APODError { message.hasPrefix("HTTP 404 ") } else { false }
         }
     }
 }

@@ -42,6 +42,24 @@ private func eventually(_ condition: () async -> Bool) async {
     }
 }
 
+@Test func randomDaysAreFetchedOneRequestPerDay() async throws {
+    try await FakeAPODServer.withRunning { server in
+        let model = makeModel(server)
+        model.selection = .randomDays(count: 5)
+        await model.updateItems()
+        #expect(model.items.count == 5)
+        let asked = await server.state.apiRequests.compactMap { $0.query["date"] }
+        #expect(Set(asked) == Set(model.items.map(\.day)))
+    }
+}
+
+@Test func randomDaysAreDistinctAndBetweenTheFirstAPODAndYesterday() throws {
+    let now = try #require(APODDay.date(from: "1995-06-20"))
+    let days = CatalogModel.randomDays(count: 10, now: now).map(APODDay.string(from:))
+    #expect(days == ["1995-06-16", "1995-06-17", "1995-06-18", "1995-06-19"])
+    #expect(CatalogModel.randomDays(count: 3).count == 3)
+}
+
 @Test func aFailedLoadSetsTheErrorAndKeepsTheItemsListed() async throws {
     try await FakeAPODServer.withRunning { server in
         let model = makeModel(server, maxAttempts: 1)

@@ -14,6 +14,9 @@ public final class CatalogModel {
     public enum Selection: Sendable, Equatable {
         /// `count` random days in one request (the API's `count`, 1…100).
         case random(count: Int)
+        /// `count` distinct random days since APOD began, fetched concurrently (one request a
+        /// day: mind the rate limit of a demo key).
+        case randomDays(count: Int)
         /// These days, fetched concurrently.
         case days([Date])
     }
@@ -23,7 +26,9 @@ public final class CatalogModel {
     /// The last load's failure; cleared when a load succeeds. Items from before stay listed.
     public private(set) var error: APODError?
     /// Photos being downloaded right now.
-    public private(set) var savingIDs: Set<SpacePhoto.ID> = []
+    public var savingIDs: Set<SpacePhoto.ID> { Set(savesInFlight.keys) }
+    /// Saves running per photo (the standard and the HD image may be saved at once).
+    private var savesInFlight: [SpacePhoto.ID: Int] = [:]
     /// Where each saved photo was written.
     public private(set) var savedFiles: [SpacePhoto.ID: URL] = [:]
 
@@ -102,8 +107,22 @@ public final class CatalogModel {
     private func fetch(_ selection: Selection) async throws(APODError) -> [SpacePhoto] {
         switch selection {
         case .random(let count): try await client.randomPhotos(count: count)
+        case .randomDays(let count): try await client.photos(for: Self.randomDays(count: count))
         case .days(let days): try await client.photos(for: days)
         }
+    }
+
+    /// `count` distinct days from APOD's first day to yesterday (today's photo may not be out
+    /// yet where the API lives).
+    nonisolated static func randomDays(count: Int, now: Date = Date()) -> [Date] {
+        let first = Int(APODDay.firstDay.timeIntervalSince1970 / 86_400)
+        let last = Int(now.timeIntervalSince1970 / 86_400) - 1
+        guard last >= first else { return [] }
+        var picked = Set<Int>()
+        while picked.count < min(max(count, 0), last - first + 1) {
+            picked.insert(Int.random(in: first...last))
+        }
+        return picked.sorted().map { Date(timeIntervalSince1970: TimeInterval($0) * 86_400) }
     }
 
     /// Downloads `photo`'s image (the HD one when `hd` and there is one; a video's thumbnail) into
@@ -114,8 +133,11 @@ public final class CatalogModel {
         guard let url = photo.imageURL(hd: hd) else {
             throw .notSavable(photo.unsavableReason ?? "no image")
         }
-        savingIDs.insert(photo.id)
-        defer { savingIDs.remove(photo.id) }
+        savesInFlight[photo.id, default: 0] += 1
+        defer {
+            let left = (savesInFlight[photo.id] ?? 1) - 1
+            savesInFlight[photo.id] = left > 0 ? left : nil
+        }
 
         let data: Data
         do {
