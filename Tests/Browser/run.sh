@@ -40,6 +40,9 @@ trap cleanup EXIT
 # repository is touched.
 mkdir -p "$work/library"
 python3 "$here/fixtures.py" "$work/library" "$work/uploads"
+# A real sample photo and a real truncated one for the upload test, when the Samples are there.
+cp Samples/chelsea-cat.jpg "$work/uploads/cat.jpg" 2>/dev/null || cp "$work/uploads/sunset.png" "$work/uploads/cat.jpg"
+cp Samples/invalid/ladybird-truncated.jpg "$work/uploads/truncated.jpg" 2>/dev/null || true
 
 # wait_for_line LOG SED_EXPRESSION PID: prints the first match once the process has written it.
 wait_for_line() {

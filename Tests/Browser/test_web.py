@@ -78,7 +78,7 @@ def test_a_non_image_is_refused_with_a_clear_message(driver):
 
 def test_upload_process_and_see_stickers_and_the_invalid_photo(driver):
     fresh_page(driver)
-    upload(driver, "sunset.png", "truncated.jpg")
+    upload(driver, "cat.jpg", "truncated.jpg")
     wait(driver, lambda d: len(cards(d, "pending")) == 2, "two uploaded photos not shown as pending")
     driver.find_element(By.ID, "process").click()
     wait(driver, lambda d: d.find_element(By.ID, "progress-text").get_attribute("data-percent") == "100",
@@ -103,6 +103,9 @@ def test_upload_process_and_see_stickers_and_the_invalid_photo(driver):
     wait(driver, lambda d: image_loaded(d, d.find_element(By.ID, "carousel-sticker")), "carousel image missing")
     assert not driver.find_element(By.ID, "cancel").is_enabled()
     assert "disabled" not in driver.find_element(By.ID, "download").get_attribute("class")
+    driver.execute_script("document.getElementById('upload').hidden = true; window.scrollTo(0, 0);")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SCREENSHOTS, "web-stickers.png"))
 
 
 def test_library_photos_and_the_pack_download(driver):
@@ -127,9 +130,6 @@ def test_library_photos_and_the_pack_download(driver):
         });""")
     assert result[0] == 200 and result[1] == "application/zip", result
     assert (result[2], result[3]) == (0x50, 0x4B), "the pack is not a ZIP"
-    driver.execute_script("document.getElementById('upload').hidden = true; window.scrollTo(0, 0);")
-    os.makedirs(SCREENSHOTS, exist_ok=True)
-    driver.save_screenshot(os.path.join(SCREENSHOTS, "web-stickers.png"))
 
 
 def test_removing_a_photo(driver):
