@@ -52,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
             libraryURL = URL(fileURLWithPath: library, isDirectory: true)
         }
+        if !["127.0.0.1", "localhost", "::1"].contains(host) {
+            printError("listening on \(host): anyone who can reach this address can see and change your photos")
+        }
         let configuration = WebConfiguration(host: host, port: port, library: libraryURL)
         let model = StickerViewModel(processor: await Self.processor(preview: preview))
         let session = StickerSession(model: model, library: libraryURL, limits: configuration.limits)

@@ -216,7 +216,12 @@ def test_space_list_save_and_make_a_sticker(driver):
 def main():
     tests = [(name, f) for name, f in globals().items() if name.startswith("test_") and callable(f)]
     passed = failed = 0
-    driver = make_driver()
+    try:
+        driver = make_driver()
+    except Exception:
+        traceback.print_exc()
+        print(f"0 passed, {len(tests)} failed")
+        sys.exit(1)
     try:
         for name, test in tests:
             try:
