@@ -5,6 +5,8 @@ public final class InferenceSession {
     public let network: NeuralNetwork
     /// How many tasks each convolution is split over (1: everything runs on the calling task).
     public let threads: Int
+    /// Convolution scratch of this session's task, reused across steps and runs.
+    private var scratch = WinogradScratch()
 
     public init(network: NeuralNetwork, threads: Int = 1) {
         self.network = network
@@ -19,7 +21,7 @@ public final class InferenceSession {
         for step in network.steps {
             if case .conv(let convolution) = step.operation, threads > 1 {
                 let x = try floatInput(step, 0, slots)
-                slots[step.output] = .float(try await convolution(x, tasks: threads))
+                slots[step.output] = .float(try await convolution(x, tasks: threads, scratch: &scratch))
             } else {
                 slots[step.output] = try evaluate(step, slots)
             }
@@ -184,7 +186,7 @@ public final class InferenceSession {
             let sizes = resize.scalesInputIndex == 2 ? try intInput(step, 3, slots) : nil
             return .float(try resize(x, scales: scales, sizes: sizes))
         case .conv(let convolution):
-            return .float(try convolution(floatInput(step, 0, slots)))
+            return .float(try convolution(floatInput(step, 0, slots), scratch: &scratch))
         }
     }
 }

@@ -5,8 +5,11 @@
 
 let suites: [BenchmarkSuite] = [
     // Each workstream appends its suite here.
+    decodeSuite,
     inferenceSuite,
     paletteSuite,
+    pipelineSuite,
+    stickerSuite,
 ]
 
 await BenchmarkRunner.run(suites: suites, arguments: Array(CommandLine.arguments.dropFirst()))

@@ -15,7 +15,7 @@ struct CatalogCommand: AsyncParsableCommand {
             Videos are listed; --save stores their thumbnail when the API has one.
             Exit status: 64 bad arguments, 65 no usable photo in the answer, 69 the server refused \
             (rate limit, bad key, server errors), 74 no connection or no answer in time, or a file \
-            could not be saved.
+            could not be saved, 130 interrupted (no partial file is left).
             """
     )
 
@@ -71,15 +71,28 @@ struct CatalogCommand: AsyncParsableCommand {
         }
         let model = CatalogModel(client: client, libraryFolder: folder, selection: .random(count: count))
 
-        await model.refresh()
+        // Ctrl-C cancels the work: downloads stop and no partial file is left.
+        let outcomes = SaveOutcomes()
+        let saving = save != nil
+        let work = Task {
+            await model.refresh()
+            guard saving, model.error == nil, !Task.isCancelled else { return }
+            outcomes.byID = await saveAll(model)
+        }
+        let interrupts = InterruptHandler(cancelling: work)
+        await work.value
+        interrupts.stop()
+        if work.isCancelled {
+            throw fail("interrupted: no partial file left", ExitCode(130))
+        }
+
         if let error = model.error {
             throw fail(Self.message(for: error, baseURL: baseURL), Self.exitStatus(for: error))
         }
         guard !model.items.isEmpty else {
             throw fail("the server's answer held no usable photo", ExitStatus.dataError)
         }
-        let outcomes = save == nil ? [:] : await saveAll(model)
-        let report = model.items.map { CatalogEntry(photo: $0, outcome: outcomes[$0.id]) }
+        let report = model.items.map { CatalogEntry(photo: $0, outcome: outcomes.byID[$0.id]) }
         if json {
             FileHandle.standardOutput.write(try CatalogEntry.json(report))
         } else {
@@ -148,6 +161,11 @@ struct CatalogCommand: AsyncParsableCommand {
             return "\(server): \(error)"
         }
     }
+}
+
+/// What --save did, per photo; filled in by the task doing the work.
+final class SaveOutcomes {
+    var byID: [SpacePhoto.ID: SaveOutcome] = [:]
 }
 
 /// What happened to a photo with --save.

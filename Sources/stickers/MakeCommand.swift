@@ -43,14 +43,16 @@ struct MakeCommand: AsyncParsableCommand {
             throw fail("no photos (.jpg, .jpeg, .png) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
         }
 
-        let processor: any PhotoProcessing
+        let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(1, collected.files.count))
+        let processor: PhotoProcessor
         do {
-            processor = try await StickerEngine.photoProcessor(colorCount: colors, log: { printError($0) })
+            processor = try await StickerEngine.photoProcessor(colorCount: colors, concurrentPhotos: jobs,
+                                                               log: { printError($0) })
         } catch {
             throw fail("\(error)", ExitStatus.unavailable)
         }
 
-        let model = StickerViewModel(processor: processor, maxConcurrentJobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let model = StickerViewModel(processor: processor, maxConcurrentJobs: jobs)
         let photos = collected.files.map(SelectedPhoto.init(file:))
         model.select(photos)
 
@@ -123,7 +125,10 @@ struct MakeReport: Encodable {
 
 private extension SelectedPhoto {
     var path: String {
-        if case .file(let url) = source { return url.relativePath }
-        return name
+        guard case .file(let url) = source else { return name }
+        // As the person would type it: relative to the current folder when inside it.
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(cwd) ? String(path.dropFirst(cwd.count)) : path
     }
 }

@@ -35,6 +35,10 @@ struct PaletteCommand: AsyncParsableCommand {
 
     @MainActor func run() async throws {
         let url = URL(fileURLWithPath: image)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: image, isDirectory: &isFolder), isFolder.boolValue {
+            throw fail("\(image) is a folder, not an image file", ExitStatus.ioError)
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw fail("cannot read \(image): \(readFailureReason(error))", ExitStatus.ioError)

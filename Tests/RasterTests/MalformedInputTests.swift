@@ -72,7 +72,8 @@ private let cases: [MalformedCase] = [
     MalformedCase(name: "zero bytes", expected: .empty) { Data() },
     MalformedCase(name: "random bytes", expected: .unsupportedFormat) { noise(4096, seed: 1) },
     MalformedCase(name: "text named like a picture", expected: .unsupportedFormat) { Data("GIF? no, just text\n".utf8) },
-    MalformedCase(name: "two bytes", expected: .truncated) { Data([0xFF, 0xD8]) },
+    MalformedCase(name: "two bytes of a JPEG signature", expected: .truncated) { Data([0xFF, 0xD8]) },
+    MalformedCase(name: "three bytes of nothing known", expected: .unsupportedFormat) { Data("abc".utf8) },
     // libjpeg skips non-marker bytes looking for a frame header and runs off the end.
     MalformedCase(name: "JPEG SOI then random bytes", expected: .truncated) { Data([0xFF, 0xD8, 0xFF]) + noise(4096, seed: 2) },
     MalformedCase(name: "JPEG SOI then a bogus frame header", expected: .corrupt) {

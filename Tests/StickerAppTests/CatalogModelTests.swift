@@ -83,6 +83,20 @@ private func eventually(_ condition: () async -> Bool) async {
     }
 }
 
+@Test func cancellingTheCallerCancelsTheLoadItStarted() async throws {
+    try await FakeAPODServer.withRunning { server in
+        let model = makeModel(server)
+        await server.state.enqueueAPI(.slow(.seconds(30)))
+        let load = Task { await model.refresh() }
+        await eventually { await !server.state.apiRequests.isEmpty }
+        load.cancel()
+        await load.value
+        #expect(!model.isLoading)
+        #expect(model.items.isEmpty)
+        #expect(model.error == nil)
+    }
+}
+
 @Test func updateItemsWhileLoadingJoinsTheRunningLoad() async throws {
     try await FakeAPODServer.withRunning { server in
         let model = makeModel(server)

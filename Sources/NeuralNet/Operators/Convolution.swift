@@ -13,6 +13,8 @@ struct Convolution: Sendable {
     /// One per output channel (zeros when the node has none).
     let bias: [Float]
     var fusedRelu = false
+    /// Transformed filters when the Winograd kernel applies (3×3, stride 1, dilation 1).
+    let winograd: WinogradFilter?
 
     init(weights: Tensor, bias: [Float]?, strides: (Int, Int) = (1, 1), pads: [Int] = [0, 0, 0, 0],
          dilations: (Int, Int) = (1, 1)) throws(ModelError) {
@@ -27,6 +29,8 @@ struct Convolution: Sendable {
         let b = bias ?? [Float](repeating: 0, count: outChannels)
         guard b.count == outChannels else { throw .invalidGraph("Conv bias has \(b.count) values for \(outChannels) channels") }
         self.bias = b
+        winograd = kernel == (3, 3) && strides == (1, 1) && dilations == (1, 1)
+            ? WinogradFilter(weights: weights.scalars, outChannels: outChannels, inChannels: inChannels) : nil
     }
 
     init(node: ONNXNode, constant: (String) -> Value?) throws(ModelError) {

@@ -23,32 +23,46 @@ func resampleSeparable<P: ResamplingPixel>(
     // Pass 1: every source row → `width` samples.
     var rows = [P](repeating: .zero, count: width * sourceHeight)
     rows.withUnsafeMutableBufferPointer { rows in
-        horizontal.weights.withUnsafeBufferPointer { weights in
+        horizontal.withBuffers { starts, counts, weights, stride in
             for y in 0..<sourceHeight {
                 let sourceRow = y * sourceWidth, outRow = y * width
                 for x in 0..<width {
-                    let start = sourceRow + horizontal.starts[x], base = x * horizontal.stride
+                    let start = sourceRow + starts[x], base = x * stride
                     var sum = P.zero
-                    for k in 0..<horizontal.counts[x] { sum = sum + load(start + k) * weights[base + k] }
+                    for k in 0..<counts[x] { sum = sum + load(start &+ k) * weights[base &+ k] }
                     rows[outRow + x] = sum
                 }
             }
         }
     }
     // Pass 2: for each output row, a weighted sum of whole intermediate rows (linear memory access).
+    // Inner-loop index arithmetic wraps (&+): the indices are in bounds by construction, and
+    // without overflow checks the compiler can vectorise the row sums.
     var line = [P](repeating: .zero, count: width)
     rows.withUnsafeBufferPointer { rows in
         line.withUnsafeMutableBufferPointer { line in
-            vertical.weights.withUnsafeBufferPointer { weights in
+            vertical.withBuffers { starts, counts, weights, stride in
                 for y in 0..<height {
                     for x in 0..<width { line[x] = .zero }
-                    for k in 0..<vertical.counts[y] {
-                        let weight = weights[y * vertical.stride + k]
-                        let from = (vertical.starts[y] + k) * width
-                        for x in 0..<width { line[x] = line[x] + rows[from + x] * weight }
+                    for k in 0..<counts[y] {
+                        let weight = weights[y * stride + k]
+                        let from = (starts[y] + k) * width
+                        for x in 0..<width { line[x] = line[x] + rows[from &+ x] * weight }
                     }
                     store(y, UnsafeBufferPointer(line))
                 }
+            }
+        }
+    }
+}
+
+extension ResamplingTaps {
+    /// The tap tables as unchecked buffers, for the inner loops.
+    @inline(__always)
+    func withBuffers<R>(_ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<Float>, Int) -> R) -> R {
+        starts.withUnsafeBufferPointer { starts in
+            counts.withUnsafeBufferPointer { counts in
+                weights.withUnsafeBufferPointer { weights in body(starts, counts, weights, stride) }
             }
         }
     }

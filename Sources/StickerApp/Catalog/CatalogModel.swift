@@ -43,19 +43,29 @@ public final class CatalogModel {
     }
 
     /// Loads `selection` and replaces `items` with the result. A call while a load is running
-    /// waits for that load instead of starting another.
+    /// waits for that load instead of starting another. Cancelling the caller cancels a load it
+    /// started (a UI's task ending with its view stops the request).
     public func updateItems() async {
         if let loadTask {
             await loadTask.value
         } else {
-            await startLoad().value
+            await run(startLoad())
         }
     }
 
     /// Starts a fresh load now, abandoning one in flight, and replaces `items` when it succeeds.
     public func refresh() async {
         loadTask?.cancel()
-        await startLoad().value
+        await run(startLoad())
+    }
+
+    /// Waits for `task`, passing the caller's cancellation on to it.
+    private func run(_ task: Task<Void, Never>) async {
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     private func startLoad() -> Task<Void, Never> {

@@ -49,41 +49,51 @@ struct StickerRenderer {
         var out = [UInt8](repeating: 0, count: width * height * 4)
         let oc = style.outlineColor
         let ocr = Float(oc.r), ocg = Float(oc.g), ocb = Float(oc.b)
+        let columns = GridPlane.Axis(count: width, cells: gw, step: step, offset: 0)
+        let rows = GridPlane.Axis(count: height, cells: gh, step: step, offset: 0)
+        let shadowRows = GridPlane.Axis(count: height, cells: gh, step: step, offset: -offset)
+        let cw = cutOut.width, ch = cutOut.height
         cutOut.pixels.withUnsafeBufferPointer { px in
-            for y in 0..<height {
-                for x in 0..<width {
-                    // Bottom layer: shadow (black).
-                    var a: Float = 0, r: Float = 0, g: Float = 0, b: Float = 0   // premultiplied
-                    if let shadowGrid {
-                        a = shadowGrid.sample(x: Float(x), y: Float(y) - offset)
-                    }
-                    // Outline (premultiplied "over").
-                    if outline > 0 {
-                        let oa = outlineAlpha(distance.sample(x: Float(x), y: Float(y)))
-                        if oa > 0 {
-                            r = ocr * oa + r * (1 - oa); g = ocg * oa + g * (1 - oa); b = ocb * oa + b * (1 - oa)
-                            a = oa + a * (1 - oa)
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    let cy = y - margin
+                    let subjectRow = cy >= 0 && cy < ch
+                    for x in 0..<width {
+                        let o = (y * width + x) * 4
+                        let cx = x - margin
+                        var sa: Float = 0
+                        var s = 0
+                        if subjectRow && cx >= 0 && cx < cw {
+                            s = (cy * cw + cx) * 4
+                            if px[s + 3] == 255 {   // opaque subject: nothing below shows
+                                dst[o] = px[s]; dst[o + 1] = px[s + 1]; dst[o + 2] = px[s + 2]; dst[o + 3] = 255
+                                continue
+                            }
+                            sa = Float(px[s + 3]) * (1 / 255)
                         }
-                    }
-                    // Subject.
-                    let cx = x - margin, cy = y - margin
-                    if cx >= 0 && cy >= 0 && cx < cutOut.width && cy < cutOut.height {
-                        let s = (cy * cutOut.width + cx) * 4
-                        let sa = Float(px[s + 3]) * (1 / 255)
+                        // Premultiplied layers, bottom up: shadow (black), outline, subject.
+                        var a: Float = 0, r: Float = 0, g: Float = 0, b: Float = 0
+                        if let shadowGrid { a = shadowGrid.sample(columns, x, shadowRows, y) }
+                        if outline > 0 {
+                            let oa = outlineAlpha(distance.sample(columns, x, rows, y))
+                            if oa > 0 {
+                                r = ocr * oa + r * (1 - oa); g = ocg * oa + g * (1 - oa); b = ocb * oa + b * (1 - oa)
+                                a = oa + a * (1 - oa)
+                            }
+                        }
                         if sa > 0 {
                             r = Float(px[s]) * sa + r * (1 - sa)
                             g = Float(px[s + 1]) * sa + g * (1 - sa)
                             b = Float(px[s + 2]) * sa + b * (1 - sa)
                             a = sa + a * (1 - sa)
                         }
+                        guard a > 0 else { continue }
+                        let inv = 1 / a
+                        dst[o] = UInt8(min(255, r * inv + 0.5))
+                        dst[o + 1] = UInt8(min(255, g * inv + 0.5))
+                        dst[o + 2] = UInt8(min(255, b * inv + 0.5))
+                        dst[o + 3] = UInt8(min(255, a * 255 + 0.5))
                     }
-                    guard a > 0 else { continue }
-                    let o = (y * width + x) * 4
-                    let inv = 1 / a
-                    out[o] = UInt8(min(255, r * inv + 0.5))
-                    out[o + 1] = UInt8(min(255, g * inv + 0.5))
-                    out[o + 2] = UInt8(min(255, b * inv + 0.5))
-                    out[o + 3] = UInt8(min(255, a * 255 + 0.5))
                 }
             }
         }
@@ -110,15 +120,27 @@ struct GridPlane {
     let step: Int
     let values: [Float]
 
-    func sample(x: Float, y: Float) -> Float {
-        let inv = 1 / Float(step)
-        let gx = min(Float(width - 1), max(0, (x + 0.5) * inv - 0.5))
-        let gy = min(Float(height - 1), max(0, (y + 0.5) * inv - 0.5))
-        let x0 = Int(gx), y0 = Int(gy)
-        let x1 = min(width - 1, x0 + 1), y1 = min(height - 1, y0 + 1)
-        let fx = gx - Float(x0), fy = gy - Float(y0)
-        let top = values[y0 * width + x0] + (values[y0 * width + x1] - values[y0 * width + x0]) * fx
-        let bottom = values[y1 * width + x0] + (values[y1 * width + x1] - values[y1 * width + x0]) * fx
+    /// Bilinear positions of canvas pixel centres on the grid, along one axis, precomputed.
+    struct Axis {
+        var lower: [Int] = []
+        var upper: [Int] = []
+        var weight: [Float] = []
+        /// `offset` shifts the sampled position (canvas pixels), e.g. a shadow cast downwards.
+        init(count: Int, cells: Int, step: Int, offset: Float) {
+            let inv = 1 / Float(step)
+            for i in 0..<count {
+                let g = min(Float(cells - 1), max(0, (Float(i) + offset + 0.5) * inv - 0.5))
+                let l = Int(g)
+                lower.append(l); upper.append(min(cells - 1, l + 1)); weight.append(g - Float(l))
+            }
+        }
+    }
+
+    func sample(_ columns: Axis, _ x: Int, _ rows: Axis, _ y: Int) -> Float {
+        let x0 = columns.lower[x], x1 = columns.upper[x], fx = columns.weight[x]
+        let r0 = rows.lower[y] * width, r1 = rows.upper[y] * width, fy = rows.weight[y]
+        let top = values[r0 + x0] + (values[r0 + x1] - values[r0 + x0]) * fx
+        let bottom = values[r1 + x0] + (values[r1 + x1] - values[r1 + x0]) * fx
         return top + (bottom - top) * fy
     }
 }

@@ -64,6 +64,42 @@ struct ColorPlanes: Sendable {
 }
 
 extension ColorPlanes {
+    /// The image reduced by an integer `factor`: each output pixel the mean of a `factor`×`factor`
+    /// block (the last partial row and column of blocks dropped). Exact area averaging at the cost
+    /// of one add per photo pixel.
+    static func reduced(_ image: Image, factor k: Int) -> ColorPlanes {
+        guard k > 1 else { return ColorPlanes(image) }
+        let w = max(1, image.width / k), h = max(1, image.height / k)
+        let kx = min(k, image.width), ky = min(k, image.height)
+        var red = [Float](repeating: 0, count: w * h), green = red, blue = red
+        var sums = [UInt32](repeating: 0, count: w * 3)
+        let scale = 1 / (Float(kx * ky) * 255)
+        image.pixels.withUnsafeBufferPointer { px in
+            for y in 0..<h {
+                for i in 0..<sums.count { sums[i] = 0 }
+                for dy in 0..<ky {
+                    let row = (y * ky + dy) * image.width * 4
+                    for x in 0..<w {
+                        var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                        var i = row + x * kx * 4
+                        for _ in 0..<kx {
+                            r += UInt32(px[i]); g += UInt32(px[i + 1]); b += UInt32(px[i + 2])
+                            i += 4
+                        }
+                        sums[3 * x] += r; sums[3 * x + 1] += g; sums[3 * x + 2] += b
+                    }
+                }
+                let out = y * w
+                for x in 0..<w {
+                    red[out + x] = Float(sums[3 * x]) * scale
+                    green[out + x] = Float(sums[3 * x + 1]) * scale
+                    blue[out + x] = Float(sums[3 * x + 2]) * scale
+                }
+            }
+        }
+        return ColorPlanes(width: w, height: h, red: red, green: green, blue: blue)
+    }
+
     /// Back to an opaque RGBA8 image (for the saliency predictor).
     var image: Image {
         let n = width * height

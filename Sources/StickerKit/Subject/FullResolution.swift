@@ -7,6 +7,8 @@ struct FullResolution {
     let image: Image
     /// Alpha in 0…1 at the working resolution.
     let alpha: Plane
+    /// Photo pixels per working pixel along each axis.
+    let factor: Int
 
     /// Bilinear sample positions along one axis: for each output index, two source indexes and the
     /// weight of the second.
@@ -14,8 +16,8 @@ struct FullResolution {
         var lower: [Int32] = []
         var upper: [Int32] = []
         var weight: [Float] = []
-        init(from n: Int, to m: Int) {
-            let scale = Float(n) / Float(m)
+        init(from n: Int, to m: Int, factor: Int) {
+            let scale = 1 / Float(factor)
             lower.reserveCapacity(m); upper.reserveCapacity(m); weight.reserveCapacity(m)
             for i in 0..<m {
                 let s = min(Float(n - 1), max(0, (Float(i) + 0.5) * scale - 0.5))
@@ -27,7 +29,7 @@ struct FullResolution {
 
     func mask() -> Mask {
         let w = image.width, h = image.height, sw = alpha.width
-        let xs = Axis(from: alpha.width, to: w), ys = Axis(from: alpha.height, to: h)
+        let xs = Axis(from: alpha.width, to: w, factor: factor), ys = Axis(from: alpha.height, to: h, factor: factor)
         var values = [UInt8](repeating: 0, count: w * h)
         alpha.values.withUnsafeBufferPointer { a in
             values.withUnsafeMutableBufferPointer { out in
@@ -50,7 +52,7 @@ struct FullResolution {
     /// F = F̂ + α(I − αF̂ − (1−α)B̂) with F̂, B̂ sampled from the working-resolution local colours.
     func cutOut(mask: Mask, in box: Mask.Bounds, colors: ForegroundEstimator.LocalColors) -> Image {
         let w = image.width, h = image.height, sw = alpha.width
-        let xs = Axis(from: alpha.width, to: w), ys = Axis(from: alpha.height, to: h)
+        let xs = Axis(from: alpha.width, to: w, factor: factor), ys = Axis(from: alpha.height, to: h, factor: factor)
         var out = [UInt8](repeating: 0, count: box.width * box.height * 4)
         let f = colors.foreground, b = colors.background
         image.pixels.withUnsafeBufferPointer { px in

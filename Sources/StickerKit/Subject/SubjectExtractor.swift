@@ -13,7 +13,8 @@ public struct SubjectExtractor: Sendable {
 
     /// How the low-resolution saliency becomes a full-size alpha.
     public struct Refinement: Sendable, Hashable {
-        /// Longer side of the working image (guided filter, colour estimation), in pixels.
+        /// Largest longer side of the working image (guided filter, colour estimation), in pixels:
+        /// the photo is reduced by the smallest integer factor that fits (4000 px → 1000 px).
         public var workingDimension = 1024
         /// Guided-filter window radius in saliency pixels (so it spans the network's soft ramp
         /// whatever the working size).
@@ -73,10 +74,10 @@ public struct SubjectExtractor: Sendable {
 
     private func cutOut(from image: Image, lap: (String) -> Void) async throws(SubjectExtractionError) -> CutOut {
         guard image.width > 0 && image.height > 0 else { throw .emptyImage }
-        let scale = min(1, Double(refinement.workingDimension) / Double(max(image.width, image.height)))
-        let workWidth = max(1, Int((Double(image.width) * scale).rounded()))
-        let workHeight = max(1, Int((Double(image.height) * scale).rounded()))
-        let work = ColorPlanes.resampled(image, width: workWidth, height: workHeight)
+        // An integer reduction: exact block averages, and full-size pixels map to working ones simply.
+        let factor = max(1, (max(image.width, image.height) + refinement.workingDimension - 1) / refinement.workingDimension)
+        let work = ColorPlanes.reduced(image, factor: factor)
+        let workWidth = work.width, workHeight = work.height
         lap("downscale")
 
         let raw = try await predictor.saliency(of: work.image)
@@ -97,7 +98,8 @@ public struct SubjectExtractor: Sendable {
             .estimate(image: work, alpha: alpha)
         lap("foreground")
 
-        let full = FullResolution(image: image, alpha: Plane(width: workWidth, height: workHeight, values: alpha))
+        let full = FullResolution(image: image, alpha: Plane(width: workWidth, height: workHeight, values: alpha),
+                                  factor: factor)
         let mask = full.mask()
         guard let box = mask.bounds else { throw .noClearSubject }
         lap("upsample")

@@ -47,12 +47,22 @@ private func reorient<T>(_ src: UnsafeBufferPointer<T>, into dst: UnsafeMutableB
     case .rightMirrored: (base, stepX, stepY) = ((w - 1) * h + h - 1, -h, -1)
     case .left: (base, stepX, stepY) = ((w - 1) * h, -h, 1)
     }
-    for y in 0..<h {
-        var d = base + y * stepY
-        let row = y * w
-        for x in 0..<w {
-            dst[d] = src[row + x]
-            d += stepX
+    // Square tiles keep the reads and the (strided, for the turned orientations) writes of one
+    // tile within a few dozen cache lines and pages; row by row, a 90° turn of a 20 MP image
+    // misses the cache on every write and costs more than decoding it.
+    let tile = 32
+    for tileY in stride(from: 0, to: h, by: tile) {
+        let endY = min(tileY + tile, h)
+        for tileX in stride(from: 0, to: w, by: tile) {
+            let endX = min(tileX + tile, w)
+            for y in tileY..<endY {
+                var d = base + y * stepY + tileX * stepX
+                let row = y * w
+                for x in tileX..<endX {
+                    dst[d] = src[row + x]
+                    d += stepX
+                }
+            }
         }
     }
 }

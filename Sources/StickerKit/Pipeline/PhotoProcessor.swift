@@ -1,0 +1,112 @@
+import Foundation
+import Raster
+
+/// The engine behind the sticker-pack app: a photo's bytes in, its sticker and its subject's
+/// dominant colours out.
+///
+/// The photo is decoded once, at full size (the sticker's mask is full size). The cut-out and the
+/// colours then run in parallel (`async let`): the colour stage prepares its small image at
+/// once, waits only for the network's saliency — the moment the subject is located — and
+/// extracts the subject's colours while the cut-out goes on refining the edge at full resolution.
+/// Each call makes its own `ColorExtractor` (it owns scratch buffers and is not Sendable).
+public struct PhotoProcessor: PhotoProcessing {
+    public var subjectExtractor: SubjectExtractor
+    /// How many colours each scheme has (3…10).
+    public var colorCount: Int
+    /// Run the colour stage beside the cut-out (the default) or after it (for benchmarks).
+    public var runsStagesConcurrently = true
+    public var limits = DecodingLimits.default
+
+    public init(subjectExtractor: SubjectExtractor, colorCount: Int = 5) {
+        self.subjectExtractor = subjectExtractor
+        self.colorCount = colorCount
+    }
+
+    @concurrent
+    public func process(data: Data) async throws -> ProcessedPhoto {
+        let image: Image
+        do {
+            image = try ImageDecoder.decode(data, limits: limits)
+        } catch {
+            throw PhotoProcessingError.unreadable(error.explanation)
+        }
+        try Task.checkCancellation()
+        return try await runsStagesConcurrently ? processConcurrently(image) : processSequentially(image)
+    }
+
+    private func processConcurrently(_ image: Image) async throws -> ProcessedPhoto {
+        let (saliencies, saliencyFound) = AsyncStream.makeStream(of: Plane.self, bufferingPolicy: .bufferingNewest(1))
+        var extractor = subjectExtractor
+        extractor.predictor = SaliencyTap(predictor: subjectExtractor.predictor, found: saliencyFound)
+
+        async let sticker = Self.sticker(of: image, using: extractor, then: saliencyFound)
+        async let scheme = Self.colorScheme(of: image, count: colorCount, subjectFrom: saliencies)
+        return try await ProcessedPhoto(sticker: sticker, colorScheme: scheme)
+    }
+
+    private func processSequentially(_ image: Image) async throws -> ProcessedPhoto {
+        let sticker = try await Self.sticker(of: image, using: subjectExtractor, then: nil)
+        try Task.checkCancellation()
+        let thumbnail = image.downsampled(toFit: Self.colorImageSize)
+        let scheme = ColorExtractor().extractColors(from: thumbnail, count: colorCount, mask: sticker.mask)
+        return ProcessedPhoto(sticker: sticker, colorScheme: scheme)
+    }
+
+    /// The colour stage works on an image of this long side (what ColorExtractor reduces to anyway).
+    static let colorImageSize = 256
+
+    private static func sticker(of image: Image, using extractor: SubjectExtractor,
+                                then finished: AsyncStream<Plane>.Continuation?) async throws -> Sticker {
+        defer { finished?.finish() } // Whatever happens, the colour stage stops waiting.
+        do {
+            return try await extractor.extractSubject(from: image)
+        } catch {
+            try Task.checkCancellation()
+            switch error {
+            case .noClearSubject, .emptyImage: throw PhotoProcessingError.noClearSubject
+            case .modelFailed(let reason): throw PhotoProcessingError.engineFailure(reason)
+            }
+        }
+    }
+
+    private static func colorScheme(of image: Image, count: Int,
+                                     subjectFrom saliencies: AsyncStream<Plane>) async throws -> PhotoColorScheme {
+        let thumbnail = image.downsampled(toFit: colorImageSize)
+        var located = saliencies.makeAsyncIterator()
+        guard let saliency = await located.next() else {
+            // The cut-out failed before locating a subject; its error is the one reported.
+            try Task.checkCancellation()
+            return PhotoColorScheme(colors: [])
+        }
+        let mask = Mask(width: saliency.width, height: saliency.height,
+                        values: saliency.values.map { UInt8((min(max($0, 0), 1) * 255).rounded()) })
+        return ColorExtractor().extractColors(from: thumbnail, count: count, mask: mask)
+    }
+}
+
+/// Forwards to the real predictor and hands its saliency to whoever waits for it: how the colour
+/// stage learns where the subject is without running the network twice.
+private struct SaliencyTap: SaliencyPredicting {
+    let predictor: any SaliencyPredicting
+    let found: AsyncStream<Plane>.Continuation
+
+    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+        let saliency = try await predictor.saliency(of: image)
+        found.yield(saliency)
+        return saliency
+    }
+}
+
+extension ImageCodecError {
+    /// In words, for the person who chose the photo.
+    public var explanation: String {
+        switch self {
+        case .empty: "the file is empty"
+        case .unsupportedFormat: "not a JPEG or PNG image"
+        case .truncated: "the image data is truncated"
+        case .corrupt(let detail): "the image data is corrupt (\(detail))"
+        case .tooLarge(let width, let height): "\(width)×\(height) pixels is larger than the limit"
+        case .encodingFailed(let detail): "cannot encode the image (\(detail))"
+        }
+    }
+}

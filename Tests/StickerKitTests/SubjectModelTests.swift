@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import Raster
+@testable import StickerKit
+
+/// The real U²-Net-p model, fetched the way the product fetches it (once, into the user cache),
+/// loaded once for all tests of this file.
+actor SubjectTestModel {
+    static let shared = SubjectTestModel()
+    private var loading: Task<U2NetSaliency?, Never>?
+
+    func predictor() async -> U2NetSaliency? {
+        if loading == nil {
+            loading = Task {
+                do {
+                    return try await CutOutModel.load(threads: 1) { print("[SubjectModelTests] \($0)") }
+                } catch {
+                    print("[SubjectModelTests] skipping model tests: \(error)")
+                    return nil
+                }
+            }
+        }
+        return await loading?.value
+    }
+}
+
+private let samples = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Samples")
+
+@Test func theRealModelCutsOutAPortraitAtItsOrientedSize() async throws {
+    guard let predictor = await SubjectTestModel.shared.predictor() else { return }
+    let data = try Data(contentsOf: samples.appendingPathComponent("astronaut-portrait-exif6.jpg"))
+    let info = try ImageDecoder.info(data)
+    let photo = try ImageDecoder.decode(data)
+    let sticker = try await SubjectExtractor(predictor: predictor).extractSubject(from: photo)
+    // Stored 512×384 with EXIF orientation 6: displayed (and masked) 384×512.
+    #expect(sticker.mask.width == info.width && sticker.mask.height == info.height)
+    #expect(sticker.mask.width == 384 && sticker.mask.height == 512)
+    // The astronaut fills the middle; the top corners are background.
+    #expect(sticker.mask[192, 300] == 255)
+    #expect(sticker.mask[5, 5] == 0)
+}
+
+@Test func theRealModelFindsNoSubjectInAFlatPicture() async throws {
+    guard let predictor = await SubjectTestModel.shared.predictor() else { return }
+    var gradient = Image(width: 200, height: 150)
+    for y in 0..<150 { for x in 0..<200 { gradient[x, y] = RGBA8(r: UInt8(180 + y / 3), g: UInt8(60 + y), b: 50) } }
+    await #expect(throws: SubjectExtractionError.noClearSubject) {
+        _ = try await SubjectExtractor(predictor: predictor).extractSubject(from: gradient)
+    }
+}
