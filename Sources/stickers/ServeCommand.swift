@@ -93,7 +93,9 @@ struct ServeCommand: AsyncParsableCommand {
     private static func processor(preview: Bool) async -> any PhotoProcessing {
         if preview { return PreviewPhotoProcessor() }
         do {
-            return try await StickerEngine.photoProcessor(colorCount: 5, log: { printError($0) })
+            // The view model runs one photo per core, so the network gets one thread per photo.
+            return try await StickerEngine.photoProcessor(
+                colorCount: 5, concurrentPhotos: ProcessInfo.processInfo.activeProcessorCount, log: { printError($0) })
         } catch {
             printError("the sticker engine is unavailable (\(error)); serving previews: whole photos, no cut-out")
             return PreviewPhotoProcessor()
