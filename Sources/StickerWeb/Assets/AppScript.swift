@@ -403,6 +403,7 @@ window.addEventListener("DOMContentLoaded", () => {
     root.innerHTML = `
       <div class="toolbar">
         <button id="space-refresh" class="primary">Refresh</button>
+        <label><input type="checkbox" id="space-hd"> Save in high resolution</label>
         <span id="space-loading" hidden><span class="spinner"></span> Loading space photos…</span>
         <span id="space-library" class="hint"></span>
       </div>
@@ -462,7 +463,8 @@ window.addEventListener("DOMContentLoaded", () => {
       actions.append(el("button", { class: "save", text: photo.isSaving ? "Saving…" : "Save to library", disabled: photo.isSaving,
         onclick: async e => {
           e.target.disabled = true; e.target.textContent = "Saving…";
-          const snapshot = await act("POST", `/api/space/photos/${encodeURIComponent(photo.id)}/save`);
+          const hd = document.getElementById("space-hd").checked ? "?hd=1" : "";
+          const snapshot = await act("POST", `/api/space/photos/${encodeURIComponent(photo.id)}/save${hd}`);
           if (snapshot) render(snapshot); else { e.target.disabled = false; e.target.textContent = "Save to library"; }
         } }));
     } else {
