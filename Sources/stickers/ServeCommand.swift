@@ -52,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
             libraryURL = URL(fileURLWithPath: library, isDirectory: true)
         }
+        if !["127.0.0.1", "localhost", "::1"].contains(host) {
+            printError("listening on \(host): anyone who can reach this address can see and change your photos")
+        }
         let configuration = WebConfiguration(host: host, port: port, library: libraryURL)
         let model = StickerViewModel(processor: await Self.processor(preview: preview))
         let session = StickerSession(model: model, library: libraryURL, limits: configuration.limits)
@@ -90,7 +93,9 @@ struct ServeCommand: AsyncParsableCommand {
     private static func processor(preview: Bool) async -> any PhotoProcessing {
         if preview { return PreviewPhotoProcessor() }
         do {
-            return try await StickerEngine.photoProcessor(colorCount: 5, log: { printError($0) })
+            // The view model runs one photo per core, so the network gets one thread per photo.
+            return try await StickerEngine.photoProcessor(
+                colorCount: 5, concurrentPhotos: ProcessInfo.processInfo.activeProcessorCount, log: { printError($0) })
         } catch {
             printError("the sticker engine is unavailable (\(error)); serving previews: whole photos, no cut-out")
             return PreviewPhotoProcessor()

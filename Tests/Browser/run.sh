@@ -20,15 +20,18 @@ fi
 
 # The same build plan as `swift test` (which CI runs first), so this is a no-op there.
 swift build --build-tests
-bin="$(swift build --show-bin-path)/stickers"
+bin_dir="$(swift build --show-bin-path)"
 
 work="$(mktemp -d)"
 server_pid=""
+apod_pid=""
 cleanup() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    for pid in "$server_pid" "$apod_pid"; do
+        if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+            kill -TERM "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -37,18 +40,35 @@ trap cleanup EXIT
 # repository is touched.
 mkdir -p "$work/library"
 python3 "$here/fixtures.py" "$work/library" "$work/uploads"
+# A real sample photo and a real truncated one for the upload test, when the Samples are there.
+cp Samples/chelsea-cat.jpg "$work/uploads/cat.jpg" 2>/dev/null || cp "$work/uploads/sunset.png" "$work/uploads/cat.jpg"
+cp Samples/invalid/ladybird-truncated.jpg "$work/uploads/truncated.jpg" 2>/dev/null || true
 
-"$bin" serve --preview --library "$work/library" --host 127.0.0.1 --port 0 >"$work/server.log" 2>&1 &
+# wait_for_line LOG SED_EXPRESSION PID: prints the first match once the process has written it.
+wait_for_line() {
+    local found=""
+    for _ in $(seq 1 300); do
+        found="$(sed -n "$2" "$1" | head -n 1)"
+        if [ -n "$found" ]; then echo "$found"; return 0; fi
+        kill -0 "$3" 2>/dev/null || break
+        sleep 0.1
+    done
+    cat "$1" >&2
+    return 1
+}
+
+# The Space tab talks to the project's fake APOD server, never to the internet.
+"$bin_dir/fake-apod" --port 0 >"$work/apod.log" 2>&1 &
+apod_pid=$!
+apod_url="$(wait_for_line "$work/apod.log" 's/^fake APOD server: \(http:[^ ]*\)$/\1/p' "$apod_pid")" \
+    || { echo "0 passed, 1 failed"; exit 1; }
+
+"$bin_dir/stickers" serve --preview --library "$work/library" --host 127.0.0.1 --port 0 \
+    --catalog-api "$apod_url" --catalog-api-key browser-tests >"$work/server.log" 2>&1 &
 server_pid=$!
-url=""
-for _ in $(seq 1 100); do
-    url="$(sed -n 's/^Serving on \(http:[^ ]*\)$/\1/p' "$work/server.log" | head -n 1)"
-    [ -n "$url" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; echo "0 passed, 1 failed"; exit 1; }
-    sleep 0.1
-done
-if [ -z "$url" ]; then cat "$work/server.log" >&2; echo "0 passed, 1 failed"; exit 1; fi
-echo "browser tests: server at $url" >&2
+url="$(wait_for_line "$work/server.log" 's/^Serving on \(http:[^ ]*\)$/\1/p' "$server_pid")" \
+    || { echo "0 passed, 1 failed"; exit 1; }
+echo "browser tests: server at $url, space photos from $apod_url" >&2
 
 status=0
 python3 "$here/test_web.py" "$url" "$work/uploads" "$root/docs" || status=$?

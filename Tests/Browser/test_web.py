@@ -78,7 +78,7 @@ def test_a_non_image_is_refused_with_a_clear_message(driver):
 
 def test_upload_process_and_see_stickers_and_the_invalid_photo(driver):
     fresh_page(driver)
-    upload(driver, "sunset.png", "truncated.jpg")
+    upload(driver, "cat.jpg", "truncated.jpg")
     wait(driver, lambda d: len(cards(d, "pending")) == 2, "two uploaded photos not shown as pending")
     driver.find_element(By.ID, "process").click()
     wait(driver, lambda d: d.find_element(By.ID, "progress-text").get_attribute("data-percent") == "100",
@@ -103,6 +103,9 @@ def test_upload_process_and_see_stickers_and_the_invalid_photo(driver):
     wait(driver, lambda d: image_loaded(d, d.find_element(By.ID, "carousel-sticker")), "carousel image missing")
     assert not driver.find_element(By.ID, "cancel").is_enabled()
     assert "disabled" not in driver.find_element(By.ID, "download").get_attribute("class")
+    driver.execute_script("document.getElementById('upload').hidden = true; window.scrollTo(0, 0);")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SCREENSHOTS, "web-stickers.png"))
 
 
 def test_library_photos_and_the_pack_download(driver):
@@ -127,9 +130,6 @@ def test_library_photos_and_the_pack_download(driver):
         });""")
     assert result[0] == 200 and result[1] == "application/zip", result
     assert (result[2], result[3]) == (0x50, 0x4B), "the pack is not a ZIP"
-    driver.execute_script("document.getElementById('upload').hidden = true; window.scrollTo(0, 0);")
-    os.makedirs(SCREENSHOTS, exist_ok=True)
-    driver.save_screenshot(os.path.join(SCREENSHOTS, "web-stickers.png"))
 
 
 def test_removing_a_photo(driver):
@@ -182,10 +182,46 @@ def test_colors_refuses_a_non_image(driver):
     assert "not a photo" in message, message
 
 
+def test_space_list_save_and_make_a_sticker(driver):
+    fresh_page(driver)
+    driver.find_element(By.ID, "tab-button-space").click()
+    # The first visit loads a list by itself.
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".space-item")) == 12, "space photos not listed")
+    items = driver.find_elements(By.CSS_SELECTOR, ".space-item")
+    image = items[0].find_element(By.TAG_NAME, "img")
+    assert image.get_attribute("loading") == "lazy"
+    wait(driver, lambda d: image_loaded(d, image) and image.is_displayed(), "space image did not load")
+    wait(driver, lambda d: not items[0].find_elements(By.CSS_SELECTOR, ".placeholder"), "placeholder stayed")
+    videos = [i for i in items if "video" in i.find_element(By.CSS_SELECTOR, ".status").text]
+    assert videos, "no video listed"
+
+    driver.find_element(By.ID, "space-refresh").click()
+    wait(driver, lambda d: d.find_element(By.ID, "space-refresh").is_enabled(), "refresh did not finish")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".space-item")) == 12, "refresh lost the list")
+
+    first = driver.find_elements(By.CSS_SELECTOR, ".space-item")[0]
+    photo_id = first.get_attribute("data-id")
+    first.find_element(By.CSS_SELECTOR, "button.save").click()
+    saved = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f".space-item[data-id='{photo_id}'][data-saved='true']"),
+                 "photo not saved")
+    driver.execute_script("window.scrollTo(0, 0);")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SCREENSHOTS, "web-space.png"))
+    saved[0].find_element(By.CSS_SELECTOR, "button.make-sticker").click()
+    wait(driver, lambda d: d.find_element(By.ID, "tab-stickers").is_displayed(), "did not switch to the stickers tab")
+    processed = wait(driver, lambda d: cards(d, "processed"), "the space photo did not become a sticker")
+    assert processed[0].find_element(By.CSS_SELECTOR, ".name").text.startswith("apod-")
+
+
 def main():
     tests = [(name, f) for name, f in globals().items() if name.startswith("test_") and callable(f)]
     passed = failed = 0
-    driver = make_driver()
+    try:
+        driver = make_driver()
+    except Exception:
+        traceback.print_exc()
+        print(f"0 passed, {len(tests)} failed")
+        sys.exit(1)
     try:
         for name, test in tests:
             try:

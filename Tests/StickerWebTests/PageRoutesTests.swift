@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Testing
+@testable import StickerWeb
 
 @Suite struct PageRoutesTests {
     @Test func thePageAndItsAssetsAreServed() async throws {
@@ -40,5 +41,27 @@ import Testing
             #expect(put.status == .methodNotAllowed)
             #expect(put.headers[.allow] == "GET")
         }
+    }
+
+    @Test func anotherSitesPageCannotChangeAnything() async throws {
+        try await withWebApp { client in
+            let foreign = try await client.execute(uri: "/api/stickers/photos", method: .delete,
+                                                   headers: [.origin: "http://evil.example"])
+            #expect(foreign.status == .forbidden)
+            #expect(foreign.errorMessage == "cross-site request refused: http://evil.example may not change this app")
+            let read = try await client.execute(uri: "/api/stickers", method: .get, headers: [.origin: "http://evil.example"])
+            #expect(read.status == .ok)
+            let script = try await client.execute(uri: "/api/stickers/photos", method: .delete)
+            #expect(script.status == .ok)
+        }
+    }
+
+    @Test func anOriginMatchesOnlyItsOwnHostAndPort() {
+        #expect(isSameOrigin("http://127.0.0.1:8080", host: "127.0.0.1:8080"))
+        #expect(isSameOrigin("HTTP://LocalHost:8080", host: "localhost:8080"))
+        #expect(!isSameOrigin("http://127.0.0.1:8081", host: "127.0.0.1:8080"))
+        #expect(!isSameOrigin("http://evil.example", host: "127.0.0.1:8080"))
+        #expect(!isSameOrigin("null", host: "127.0.0.1:8080"))
+        #expect(!isSameOrigin("http://127.0.0.1:8080", host: nil))
     }
 }

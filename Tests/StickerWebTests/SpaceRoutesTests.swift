@@ -88,6 +88,29 @@ func withSpaceApp(_ test: @escaping @Sendable (any TestClientProtocol, FakeAPODS
         }
     }
 
+    @Test func savingInHighResolutionWritesTheHDImage() async throws {
+        try await withSpaceApp { client, _, folder in
+            let listed: SpaceState = try await client.execute(uri: "/api/space/refresh", method: .post).decoded()
+            let photo = try #require(listed.items.first { $0.title == "The Horsehead Nebula" })
+            let saved = try await client.execute(uri: "/api/space/photos/\(photo.id)/save?hd=1", method: .post)
+            #expect(saved.status == .ok)
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(files.count == 1 && files[0].contains("-hd."))
+        }
+    }
+
+    @Test func aVideoWithoutAThumbnailCannotBeSaved() async throws {
+        try await withSpaceApp { client, server, _ in
+            await server.state.enqueueAPI(.items([FakeAPODCatalog.videoWithoutThumbnail]))
+            let listed: SpaceState = try await client.execute(uri: "/api/space/refresh", method: .post).decoded()
+            let video = try #require(listed.items.first)
+            #expect(video.previewURL == nil && video.unsavableReason != nil)
+            let response = try await client.execute(uri: "/api/space/photos/\(video.id)/save", method: .post)
+            #expect(response.status == .unprocessableContent)
+            #expect(response.errorMessage?.contains("cannot be saved") == true)
+        }
+    }
+
     @Test func unknownPhotosAndWrongMethodsAreRefused() async throws {
         try await withSpaceApp { client, _, _ in
             _ = try await client.execute(uri: "/api/space/refresh", method: .post)

@@ -45,6 +45,17 @@ import StickerWeb
         }
     }
 
+    @Test func anUnnamedUploadIsCalledPhotoAndItsErrorsSayTheUpload() async throws {
+        try await withWebApp { client in
+            let text = try await client.execute(uri: "/api/stickers/photos", method: .post,
+                                                headers: [.contentType: "image/jpeg"], body: ByteBuffer(string: "text"))
+            #expect(text.errorMessage == "the upload is not a photo: only JPEG and PNG images are accepted")
+            let good = try await client.execute(uri: "/api/stickers/photos", method: .post,
+                                                headers: [.contentType: "image/png"], body: ByteBuffer(bytes: try samplePNG()))
+            #expect(try good.decoded(Snapshot.self).photos.map(\.name) == ["photo"])
+        }
+    }
+
     @Test func anUnsupportedContentTypeIsRefused() async throws {
         try await withWebApp { client in
             let response = try await client.upload(try samplePNG(), name: "a", contentType: "text/plain")

@@ -8,6 +8,7 @@ public enum WebApplication {
     public static func router(configuration: WebConfiguration, sessions: WebSessions) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: SameOriginMiddleware())
         AssetRoutes().register(on: router)
         StickerRoutes(session: sessions.stickers, limits: configuration.limits).register(on: router)
         ColorRoutes(session: sessions.colors, limits: configuration.limits).register(on: router)

@@ -31,23 +31,25 @@ struct UploadReader: Sendable {
         }
         let data = Data(buffer: body)
 
-        let files: [(name: String, data: Data)]
+        let files: [(name: String?, data: Data)]
         if let boundary = MultipartForm.boundary(fromContentType: contentType) {
             files = try MultipartForm(data: data, boundary: boundary).files.map { ($0.fileName, $0.data) }
             guard !files.isEmpty else { throw .badRequest("the form holds no files") }
         } else if contentType.lowercased().hasPrefix("multipart/") {
             throw .badRequest("a multipart upload needs multipart/form-data with a boundary")
         } else if Self.rawTypes.contains(where: contentType.lowercased().hasPrefix) {
-            files = [(request.uri.queryParameters["name"].map(String.init) ?? "photo", data)]
+            files = [(request.uri.queryParameters["name"].map(String.init), data)]
         } else {
             throw .unsupportedMediaType("send image/jpeg, image/png or multipart/form-data, not \(contentType)")
         }
 
         return try files.map { file throws(WebError) in
-            let name = Self.displayName(file.name)
-            guard !file.data.isEmpty else { throw .badRequest("\(name) is empty") }
+            let name = Self.displayName(file.name ?? "")
+            // Messages name the file when the client named it.
+            let label = file.name == nil ? "the upload" : name
+            guard !file.data.isEmpty else { throw .badRequest("\(label) is empty") }
             guard ImageFormat.sniff(file.data) != nil else {
-                throw .unsupportedMediaType("\(name) is not a photo: only JPEG and PNG images are accepted")
+                throw .unsupportedMediaType("\(label) is not a photo: only JPEG and PNG images are accepted")
             }
             return Upload(name: name, data: file.data)
         }
