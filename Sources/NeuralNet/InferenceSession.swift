@@ -23,6 +23,14 @@ public final class InferenceSession {
     public func run(_ inputs: [String: Tensor]) async throws(ModelError) -> [String: Tensor] {
         var slots = try prepareSlots(inputs)
         for step in network.steps {
+            if case .conv = step.operation {
+                // A run is about a second of CPU: between layers, stop if cancelled and let other
+                // jobs (a main-actor timer's wake-up, another photo's stage) have the thread. The
+                // cooperative pool has one thread per core, so a job that never yields delays
+                // every other task waiting for a thread by its whole length.
+                if Task.isCancelled { throw .cancelled }
+                await Task.yield()
+            }
             if case .conv(let convolution) = step.operation, threads > 1 {
                 let x = try floatInputs(step, slots)
                 slots[step.output] = .float(try await convolution(x, tasks: threads, scratch: &scratch))

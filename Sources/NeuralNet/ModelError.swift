@@ -11,6 +11,8 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidInput(String)
     /// Reading a model file failed.
     case unreadable(String)
+    /// The running task was cancelled; the run stopped between two layers.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidGraph(let m): "invalid ONNX graph: \(m)"
         case .invalidInput(let m): "invalid network input: \(m)"
         case .unreadable(let m): "cannot read model: \(m)"
+        case .cancelled: "cancelled"
         }
     }
 }

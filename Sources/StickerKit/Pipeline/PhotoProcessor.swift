@@ -4,7 +4,9 @@ import Raster
 /// The engine behind the sticker-pack app: a photo's bytes in, its sticker and its subject's
 /// dominant colours out.
 ///
-/// The photo is decoded once, at full size (the sticker's mask is full size). The cut-out and the
+/// The photo is decoded once, at the size a shared sticker needs: a JPEG at the smallest DCT scale
+/// whose long side is still at least `stickerDimension` (a 20 MP photo is decoded at 1/2 scale,
+/// a quarter of the pixels and memory; `nil` decodes at full size). The cut-out and the
 /// colours then run in parallel (`async let`): the colour stage prepares its small image at
 /// once, waits only for the network's saliency — the moment the subject is located — and
 /// extracts the subject's colours while the cut-out goes on refining the edge at full resolution.
@@ -16,6 +18,9 @@ public struct PhotoProcessor: PhotoProcessing {
     /// Run the colour stage beside the cut-out (the default) or after it (for benchmarks).
     public var runsStagesConcurrently = true
     public var limits = DecodingLimits.default
+    /// The smallest long side the photo is decoded at (see above); the sticker and its mask have
+    /// the decoded size.
+    public var stickerDimension: Int? = 2048
 
     public init(subjectExtractor: SubjectExtractor, colorCount: Int = 5) {
         self.subjectExtractor = subjectExtractor
@@ -26,7 +31,7 @@ public struct PhotoProcessor: PhotoProcessing {
     public func process(data: Data) async throws -> ProcessedPhoto {
         let image: Image
         do {
-            image = try ImageDecoder.decode(data, limits: limits)
+            image = try ImageDecoder.decode(data, maxDimension: stickerDimension, limits: limits)
         } catch {
             throw PhotoProcessingError.unreadable(error.explanation)
         }
