@@ -17,8 +17,12 @@ extension StickerViewModel {
     @concurrent
     private static func writePack(_ photos: [(String, ProcessedPhoto)], invalid: [StickerPack.InvalidPhoto],
                                   style: GradientSticker, to url: URL) async throws {
+        // At most one encoding per core at a time: each holds a gradient canvas and PNG buffers.
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let items = try await withThrowingTaskGroup(of: (Int, StickerPack.Item).self) { group in
-            for (index, (name, photo)) in photos.enumerated() {
+            var pending = photos.enumerated().makeIterator()
+            func addNext(_ group: inout ThrowingTaskGroup<(Int, StickerPack.Item), any Error>) {
+                guard let (index, (name, photo)) = pending.next() else { return }
                 group.addTask {
                     let gradient = style.render(photo.sticker.image, colors: photo.colorScheme.colors)
                     let item = StickerPack.Item(
@@ -30,8 +34,12 @@ extension StickerViewModel {
                     return (index, item)
                 }
             }
+            for _ in 0..<width { addNext(&group) }
             var items: [(Int, StickerPack.Item)] = []
-            for try await item in group { items.append(item) }
+            while let item = try await group.next() {
+                items.append(item)
+                addNext(&group)
+            }
             return items.sorted { $0.0 < $1.0 }.map(\.1)
         }
         try StickerPack(items: items, invalidPhotos: invalid).write(to: url)
