@@ -39,16 +39,26 @@ public struct SubjectExtractor: Sendable {
         try await extractSubject(from: image, stages: nil)
     }
 
-    /// As `extractSubject(from:)`, calling `stages` with each stage's name and duration (benchmarks).
+    /// One stage's cost, reported to `extractSubject(from:stages:)`.
+    public struct StageTiming: Sendable {
+        public var name: String
+        /// Wall-clock time.
+        public var wall: Duration
+        /// CPU time of the whole process (all threads) during the stage: steadier on a busy machine.
+        public var cpu: Duration
+    }
+
+    /// As `extractSubject(from:)`, reporting each stage's duration to `stages` (benchmarks).
     @concurrent
     public func extractSubject(from image: Image,
-                               stages: (@Sendable (String, Duration) -> Void)?) async throws(SubjectExtractionError) -> Sticker {
+                               stages: (@Sendable (StageTiming) -> Void)?) async throws(SubjectExtractionError) -> Sticker {
         let clock = ContinuousClock()
         var mark = clock.now
+        var cpuMark = ProcessCPUClock.now()
         func lap(_ name: String) {
-            let now = clock.now
-            stages?(name, now - mark)
-            mark = now
+            let now = clock.now, cpuNow = ProcessCPUClock.now()
+            stages?(StageTiming(name: name, wall: now - mark, cpu: cpuNow - cpuMark))
+            mark = now; cpuMark = cpuNow
         }
         let cut = try await cutOut(from: image, lap: lap)
         let styled = style.apply(to: cut.image)
