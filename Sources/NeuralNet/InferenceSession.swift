@@ -5,6 +5,8 @@ public final class InferenceSession {
     public let network: NeuralNetwork
     /// How many tasks each convolution is split over (1: everything runs on the calling task).
     public let threads: Int
+    /// Convolution scratch of this session's task, reused across steps and runs.
+    private var scratch = WinogradScratch()
 
     public init(network: NeuralNetwork, threads: Int = 1) {
         self.network = network
@@ -18,8 +20,8 @@ public final class InferenceSession {
         var slots = try prepareSlots(inputs)
         for step in network.steps {
             if case .conv(let convolution) = step.operation, threads > 1 {
-                let x = try floatInput(step, 0, slots)
-                slots[step.output] = .float(try await convolution(x, tasks: threads))
+                let x = try floatInputs(step, slots)
+                slots[step.output] = .float(try await convolution(x, tasks: threads, scratch: &scratch))
             } else {
                 slots[step.output] = try evaluate(step, slots)
             }
@@ -76,6 +78,13 @@ public final class InferenceSession {
             throw .invalidInput("\(step.label): input \(index) must be a float tensor")
         }
         return t
+    }
+
+    /// Every input of the step as float tensors (a convolution's parts).
+    private func floatInputs(_ step: NeuralNetwork.Step, _ slots: [Value?]) throws(ModelError) -> [Tensor] {
+        var tensors: [Tensor] = []
+        for index in step.inputs.indices { tensors.append(try floatInput(step, index, slots)) }
+        return tensors
     }
 
     private func intInput(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> IntTensor? {
@@ -184,7 +193,7 @@ public final class InferenceSession {
             let sizes = resize.scalesInputIndex == 2 ? try intInput(step, 3, slots) : nil
             return .float(try resize(x, scales: scales, sizes: sizes))
         case .conv(let convolution):
-            return .float(try convolution(floatInput(step, 0, slots)))
+            return .float(try convolution(floatInputs(step, slots), scratch: &scratch))
         }
     }
 }

@@ -54,10 +54,13 @@ public struct ModelStore: Sendable {
     public let overrideURL: URL?
     /// Where fetched models live.
     public let cacheDirectory: URL
+    /// The environment pip runs with (PATH finds python3).
+    let environment: [String: String]
 
     public init(model: ModelDescriptor = .u2netp, explicitPath: String? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.model = model
+        self.environment = environment
         if let explicitPath, !explicitPath.isEmpty {
             overrideURL = URL(fileURLWithPath: explicitPath)
         } else if let path = environment["STICKERS_MODEL"], !path.isEmpty {
@@ -164,6 +167,7 @@ public struct ModelStore: Sendable {
             process.standardOutput = handle
             process.standardError = handle
             process.standardInput = FileHandle.nullDevice
+        process.environment = environment
             status = try await withCheckedThrowingContinuation { continuation in
                 process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
                 do { try process.run() } catch {

@@ -107,15 +107,28 @@ public struct NeuralNetwork: Sendable {
             }
         }
 
-        // Fuse Conv → Relu when the Relu is the Conv output's only reader.
+        // Fusions, each only when the intermediate tensor has no other reader: Conv → Relu (the
+        // ReLU is applied as outputs are written) and channel Concat → Conv (the convolution
+        // reads the parts in place, so the concatenated tensor is never materialised).
         let graphOutputs = Set(graph.outputs.map(\.name))
         var readers: [String: Int] = [:]
         for (node, _) in decoded { for input in node.inputs { readers[input, default: 0] += 1 } }
+        func soleReader(_ name: String) -> Bool { readers[name] == 1 && !graphOutputs.contains(name) }
         var fusedAway = Set<Int>()
         var renamed: [String: String] = [:]
+        var convolutionInputs: [Int: [String]] = [:]
         for i in decoded.indices {
-            guard case .relu = decoded[i].operation, let source = decoded[i].node.inputs.first,
-                  readers[source] == 1, !graphOutputs.contains(source),
+            guard case .conv = decoded[i].operation else { continue }
+            let source = decoded[i].node.inputs[0]
+            convolutionInputs[i] = [source]
+            if soleReader(source), let j = decoded[..<i].lastIndex(where: { $0.node.outputs[0] == source }),
+               case .concat(let axis) = decoded[j].operation, axis == 1 || axis == -3 {
+                convolutionInputs[i] = decoded[j].node.inputs.filter { !$0.isEmpty }
+                fusedAway.insert(j)
+            }
+        }
+        for i in decoded.indices {
+            guard case .relu = decoded[i].operation, let source = decoded[i].node.inputs.first, soleReader(source),
                   let j = decoded[..<i].lastIndex(where: { $0.node.outputs[0] == source }),
                   case .conv(var convolution) = decoded[j].operation, !convolution.fusedRelu else { continue }
             convolution.fusedRelu = true
@@ -126,11 +139,9 @@ public struct NeuralNetwork: Sendable {
 
         var steps: [Step] = []
         var lastReader: [Int: Int] = [:]
-        var stepInputs: [[Int?]] = []
         for (i, (node, operation)) in decoded.enumerated() where !fusedAway.contains(i) {
-            let ins = node.inputs.map { $0.isEmpty ? nil : slot($0) }
-            for case let s? in ins { lastReader[s] = stepInputs.count }
-            stepInputs.append(ins)
+            let ins = (convolutionInputs[i] ?? node.inputs).map { $0.isEmpty ? nil : slot($0) }
+            for case let s? in ins { lastReader[s] = steps.count }
             steps.append(Step(operation: operation, inputs: ins, output: slot(renamed[node.outputs[0]] ?? node.outputs[0]),
                               releases: [], label: node.label))
         }

@@ -7,6 +7,10 @@ struct ONNXModel: Sendable {
     var opsets: [String: Int64] = [:]
     var graph = ONNXGraph()
 
+    init(graph: ONNXGraph) {
+        self.graph = graph
+    }
+
     init(bytes: [UInt8]) throws(ModelError) {
         var reader = ProtobufReader(bytes: bytes)
         var sawGraph = false
@@ -153,6 +157,22 @@ struct ONNXTensor: Sendable {
     var rawData: ArraySlice<UInt8> = []
     var isExternal = false
 
+    /// A float initializer (for tests and graphs built in code).
+    init(name: String, shape: [Int], floats: [Float]) {
+        self.name = name
+        self.dims = shape.map { Int64($0) }
+        self.dataType = DataType.float.rawValue
+        self.floatData = floats
+    }
+
+    /// An int64 tensor.
+    init(name: String, shape: [Int], ints: [Int64]) {
+        self.name = name
+        self.dims = shape.map { Int64($0) }
+        self.dataType = DataType.int64.rawValue
+        self.int64Data = ints
+    }
+
     init(reader: inout ProtobufReader) throws(ModelError) {
         while let (number, type) = try reader.nextField() {
             switch (number, type) {
@@ -237,6 +257,11 @@ struct ONNXValueInfo: Sendable {
     var name = ""
     /// Dimensions; nil where the file gives a symbolic or no size.
     var shape: [Int?] = []
+
+    init(name: String, shape: [Int?]) {
+        self.name = name
+        self.shape = shape
+    }
 
     init(reader: inout ProtobufReader) throws(ModelError) {
         while let (number, type) = try reader.nextField() {

@@ -15,7 +15,9 @@ let inferenceSuite = BenchmarkSuite(name: "inference", summary: "U²-Net-p 320×
             _ = try await session.run(input)
         }
     }
-    let ort = onnxRuntimeTimings(model: modelURL, size: size, threads: [1, 2])
+    // STICKERS_BENCH_NO_ORT=1 skips the comparison (quicker when tuning our kernels alone).
+    let ort = ProcessInfo.processInfo.environment["STICKERS_BENCH_NO_ORT"] == "1"
+        ? [:] : onnxRuntimeTimings(model: modelURL, size: size, threads: [1, 2])
     for threads in [1, 2] {
         guard let baseline = ort[threads], let candidate = ours[threads] else { continue }
         print("  \("ONNX Runtime, \(threads) thread\(threads == 1 ? "" : "s")".padding(toLength: 44, withPad: " ", startingAt: 0)) \(baseline)")

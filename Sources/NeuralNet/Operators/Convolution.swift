@@ -13,6 +13,8 @@ struct Convolution: Sendable {
     /// One per output channel (zeros when the node has none).
     let bias: [Float]
     var fusedRelu = false
+    /// Transformed filters when the Winograd kernel applies (3×3, stride 1, dilation 1).
+    let winograd: WinogradFilter?
 
     init(weights: Tensor, bias: [Float]?, strides: (Int, Int) = (1, 1), pads: [Int] = [0, 0, 0, 0],
          dilations: (Int, Int) = (1, 1)) throws(ModelError) {
@@ -27,6 +29,8 @@ struct Convolution: Sendable {
         let b = bias ?? [Float](repeating: 0, count: outChannels)
         guard b.count == outChannels else { throw .invalidGraph("Conv bias has \(b.count) values for \(outChannels) channels") }
         self.bias = b
+        winograd = kernel == (3, 3) && strides == (1, 1) && dilations == (1, 1)
+            ? WinogradFilter(weights: weights.scalars, outChannels: outChannels, inChannels: inChannels) : nil
     }
 
     init(node: ONNXNode, constant: (String) -> Value?) throws(ModelError) {
@@ -64,11 +68,13 @@ struct Convolution: Sendable {
         return (max(oh, 0), max(ow, 0))
     }
 
-    func validate(_ x: Tensor) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
-        guard x.rank == 4, x.shape[1] == inChannels else {
-            throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.shape)")
+    /// Checks the input: one NCHW tensor, or several whose channels add up (a fused Concat).
+    func validate(_ x: [Tensor]) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
+        guard let first = x.first, x.allSatisfy({ $0.rank == 4 && $0.shape[0] == first.shape[0] && $0.shape[2...] == first.shape[2...] }),
+              x.reduce(0, { $0 + $1.shape[1] }) == inChannels else {
+            throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.map(\.shape))")
         }
-        let (oh, ow) = outputSize(h: x.shape[2], w: x.shape[3])
-        return (x.shape[0], x.shape[2], x.shape[3], oh, ow)
+        let (oh, ow) = outputSize(h: first.shape[2], w: first.shape[3])
+        return (first.shape[0], first.shape[2], first.shape[3], oh, ow)
     }
 }

@@ -1,72 +1,139 @@
+/// How a convolution's output is split between tasks.
+enum ConvolutionSplit {
+    /// Blocks of output channels (the direct kernel): each part is `count` whole planes.
+    case channels
+    /// Blocks of 4-row Winograd tile rows: each part is every channel's band of rows.
+    case tileRows
+}
+
 extension Convolution {
-    /// Output channels `channels` of image `image` of `x` into `output` (channels.count planes),
-    /// by the fastest kernel that applies.
-    func compute(_ x: Tensor, image: Int, channels: Range<Int>, into output: UnsafeMutablePointer<Float>) {
-        let (h, w) = (x.shape[2], x.shape[3])
-        let (oh, ow) = outputSize(h: h, w: w)
-        x.scalars.withUnsafeBufferPointer { src in
-            let input = src.baseAddress! + image * inChannels * h * w
-            convolveDirect(input: input, h: h, w: w, oh: oh, ow: ow, channels: channels, output: output)
+    var split: ConvolutionSplit { winograd == nil ? .channels : .tileRows }
+
+    /// Number of output floats of `part` of one image.
+    func partSize(_ part: Range<Int>, oh: Int, ow: Int) -> Int {
+        switch split {
+        case .channels: part.count * oh * ow
+        case .tileRows: outChannels * (min(4 * part.upperBound, oh) - 4 * part.lowerBound) * ow
         }
     }
 
+    /// `part` of image `image` by the fastest kernel that applies. The input channels are those of
+    /// `x` in order (several tensors when a channel Concat was fused into this convolution).
+    /// `output` points at the part's first value; for `.tileRows`, channel planes are `planeStride` apart.
+    func compute(_ x: [Tensor], image: Int, part: Range<Int>, into output: UnsafeMutablePointer<Float>,
+                 planeStride: Int, scratch: inout WinogradScratch) {
+        let (h, w) = (x[0].shape[2], x[0].shape[3])
+        let (oh, ow) = outputSize(h: h, w: w)
+        withChannelPlanes(x, image: image) { planes in
+            if let winograd {
+                convolveWinograd(winograd, planes: planes, h: h, w: w, oh: oh, ow: ow, tileRows: part,
+                                 output: output, planeStride: planeStride, scratch: &scratch)
+            } else {
+                convolveDirect(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
+            }
+        }
+    }
+
+    /// Calls `body` with a pointer to every input channel plane of one image, valid during the call.
+    private func withChannelPlanes(_ x: [Tensor], image: Int, _ body: ([UnsafePointer<Float>]) -> Void) {
+        var planes: [UnsafePointer<Float>] = []
+        planes.reserveCapacity(inChannels)
+        func collect(_ index: Int) {
+            if index == x.count { return body(planes) }
+            let (c, plane) = (x[index].shape[1], x[index].shape[2] * x[index].shape[3])
+            x[index].scalars.withUnsafeBufferPointer { buffer in
+                for channel in 0..<c { planes.append(buffer.baseAddress! + (image * c + channel) * plane) }
+                collect(index + 1)
+            }
+        }
+        collect(0)
+    }
+
+    /// The whole of one image's output, as parts.
+    func wholeRange(oh: Int) -> Range<Int> {
+        split == .channels ? 0..<outChannels : 0..<((oh + 3) / 4)
+    }
+
     /// The whole convolution on the calling task (one core).
-    func callAsFunction(_ x: Tensor) throws(ModelError) -> Tensor {
+    func callAsFunction(_ x: [Tensor], scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
         let d = try validate(x)
         let plane = d.oh * d.ow
         let out = [Float](unsafeUninitializedCapacity: d.n * outChannels * plane) { buffer, count in
             for image in 0..<d.n {
-                compute(x, image: image, channels: 0..<outChannels, into: buffer.baseAddress! + image * outChannels * plane)
+                compute(x, image: image, part: wholeRange(oh: d.oh), into: buffer.baseAddress! + image * outChannels * plane,
+                        planeStride: plane, scratch: &scratch)
             }
             count = buffer.count
         }
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
     }
 
-    /// The convolution split over `tasks` blocks of output channels: this task computes the first
-    /// block in place, child tasks the others into their own arrays, which are then copied in (a
-    /// child cannot write into our array without unsafe sharing).
-    func callAsFunction(_ x: Tensor, tasks: Int) async throws(ModelError) -> Tensor {
-        if tasks <= 1 || outChannels < 2 * tasks { return try self(x) }
+    /// The convolution split over `tasks` parts: this task computes the first part in place, child
+    /// tasks the others into their own arrays, which are then copied in (a child cannot write into
+    /// our array without unsafe sharing).
+    func callAsFunction(_ x: [Tensor], tasks: Int, scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
         let d = try validate(x)
+        let parts = split(wholeRange(oh: d.oh), into: tasks)
+        if parts.count < 2 { return try self(x, scratch: &scratch) }
         let plane = d.oh * d.ow
-        let blocks = splitChannels(into: tasks)
-        var out = [Float](repeating: 0, count: d.n * outChannels * plane)
+        // Every value is written by exactly one part.
+        var out = [Float](unsafeUninitializedCapacity: d.n * outChannels * plane) { _, count in count = d.n * outChannels * plane }
         for image in 0..<d.n {
+            let imageOffset = image * outChannels * plane
             await withTaskGroup(of: (Int, [Float]).self) { group in
-                for index in blocks.indices.dropFirst() {
-                    let block = blocks[index]
+                for index in parts.indices.dropFirst() {
+                    let part = parts[index]
                     group.addTask {
-                        let part = [Float](unsafeUninitializedCapacity: block.count * plane) { buffer, count in
-                            compute(x, image: image, channels: block, into: buffer.baseAddress!)
+                        var childScratch = WinogradScratch()
+                        let size = partSize(part, oh: d.oh, ow: d.ow)
+                        let values = [Float](unsafeUninitializedCapacity: size) { buffer, count in
+                            compute(x, image: image, part: part, into: buffer.baseAddress!,
+                                    planeStride: size / outChannels, scratch: &childScratch)
                             count = buffer.count
                         }
-                        return (index, part)
+                        return (index, values)
                     }
                 }
                 out.withUnsafeMutableBufferPointer { buffer in
-                    compute(x, image: image, channels: blocks[0], into: buffer.baseAddress! + image * outChannels * plane)
+                    compute(x, image: image, part: parts[0], into: buffer.baseAddress! + imageOffset + offset(of: parts[0], ow: d.ow, plane: plane),
+                            planeStride: plane, scratch: &scratch)
                 }
-                for await (index, part) in group {
-                    let start = (image * outChannels + blocks[index].lowerBound) * plane
-                    out.replaceSubrange(start..<(start + part.count), with: part)
+                for await (index, values) in group {
+                    let start = imageOffset + offset(of: parts[index], ow: d.ow, plane: plane)
+                    switch split {
+                    case .channels:
+                        out.replaceSubrange(start..<(start + values.count), with: values)
+                    case .tileRows:
+                        let band = values.count / outChannels
+                        for channel in 0..<outChannels {
+                            out.replaceSubrange((start + channel * plane)..<(start + channel * plane + band),
+                                                with: values[(channel * band)..<((channel + 1) * band)])
+                        }
+                    }
                 }
             }
         }
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
     }
 
-    /// Output channels in `tasks` nearly equal blocks, rounded to multiples of 8 (the kernels' width).
-    func splitChannels(into tasks: Int) -> [Range<Int>] {
-        var blocks: [Range<Int>] = []
-        var start = 0
+    /// Where `part` starts within one image's output.
+    private func offset(of part: Range<Int>, ow: Int, plane: Int) -> Int {
+        split == .channels ? part.lowerBound * plane : 4 * part.lowerBound * ow
+    }
+
+    /// `range` in `tasks` nearly equal consecutive parts (channel parts rounded to multiples of 8).
+    func split(_ range: Range<Int>, into tasks: Int) -> [Range<Int>] {
+        guard tasks > 1, range.count >= 2 else { return [range] }
+        let granule = split == .channels ? 8 : 1
+        var parts: [Range<Int>] = []
+        var start = range.lowerBound
         for t in 0..<tasks {
             let remaining = tasks - t
-            var size = (outChannels - start + remaining - 1) / remaining
-            if remaining > 1 { size = min(outChannels - start, (size + 7) / 8 * 8) }
-            blocks.append(start..<(start + size))
+            var size = (range.upperBound - start + remaining - 1) / remaining
+            if remaining > 1 { size = min(range.upperBound - start, (size + granule - 1) / granule * granule) }
+            parts.append(start..<(start + size))
             start += size
         }
-        return blocks.filter { !$0.isEmpty }
+        return parts.filter { !$0.isEmpty }
     }
 }

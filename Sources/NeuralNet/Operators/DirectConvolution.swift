@@ -1,8 +1,8 @@
 extension Convolution {
     /// The general kernel (any size, stride, dilation, padding): output channels `channels` of one
     /// image, accumulated row by row so the row being summed stays in L1 while the input rows stream.
-    /// `input` is the image's C×H×W planes; `output` receives `channels.count` planes of oh×ow.
-    func convolveDirect(input: UnsafePointer<Float>, h: Int, w: Int, oh: Int, ow: Int,
+    /// `planes[c]` is the image's input channel c (h×w); `output` receives `channels.count` planes of oh×ow.
+    func convolveDirect(planes: [UnsafePointer<Float>], h: Int, w: Int, oh: Int, ow: Int,
                         channels: Range<Int>, output: UnsafeMutablePointer<Float>) {
         let kh = kernel.h, kw = kernel.w
         let (pt, pl) = (pads[0], pads[1])
@@ -17,7 +17,7 @@ extension Convolution {
                         for ky in 0..<kh {
                             let iy = oy * strides.h - pt + ky * dilations.h
                             if iy < 0 || iy >= h { continue }
-                            let inRow = input + (c * h + iy) * w
+                            let inRow = planes[c] + iy * w
                             for kx in 0..<kw {
                                 let weight = wp[((k * inChannels + c) * kh + ky) * kw + kx]
                                 let shift = kx * dilations.w - pl

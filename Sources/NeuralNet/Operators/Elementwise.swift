@@ -2,7 +2,12 @@ import Foundation
 
 extension Tensor {
     func relu() -> Tensor {
-        Tensor(uncheckedShape: shape, scalars: scalars.map { Swift.max($0, 0) })
+        Tensor(uncheckedShape: shape, scalars: scalars.withUnsafeBufferPointer { src in
+            [Float](unsafeUninitializedCapacity: src.count) { dst, count in
+                for i in 0..<src.count { dst[i] = src[i] > 0 ? src[i] : 0 }
+                count = src.count
+            }
+        })
     }
 
     func sigmoid() -> Tensor {
@@ -65,6 +70,22 @@ func broadcasting<T>(_ a: [T], _ aShape: [Int], _ b: [T], _ bShape: [Int],
 extension BinaryOperator {
     func apply(_ a: Value, _ b: Value) throws(ModelError) -> Value {
         switch (a, b) {
+        case (.float(let x), .float(let y)) where x.shape == y.shape:
+            // The common case (U²-Net's residual Adds): a straight vectorisable loop.
+            let values = x.scalars.withUnsafeBufferPointer { a in
+                y.scalars.withUnsafeBufferPointer { b in
+                    [Float](unsafeUninitializedCapacity: a.count) { out, count in
+                        switch self {
+                        case .add: for i in 0..<a.count { out[i] = a[i] + b[i] }
+                        case .subtract: for i in 0..<a.count { out[i] = a[i] - b[i] }
+                        case .multiply: for i in 0..<a.count { out[i] = a[i] * b[i] }
+                        case .divide: for i in 0..<a.count { out[i] = a[i] / b[i] }
+                        }
+                        count = a.count
+                    }
+                }
+            }
+            return .float(Tensor(uncheckedShape: x.shape, scalars: values))
         case (.float(let x), .float(let y)):
             let op: (Float, Float) -> Float = switch self {
             case .add: (+)

@@ -1,0 +1,297 @@
+// 3×3 stride-1 convolution by Winograd's minimal filtering F(4×4, 3×3) (Lavin & Gray 2015):
+// each 4×4 output tile costs 36 multiplies per (input, output) channel pair instead of 144, and
+// the 36 products per tile become 36 independent matrix products [K×C]·[C×tiles], which run as
+// register-blocked SIMD8 micro-kernels. Transforms are vectorised over 8 tiles of a row.
+//
+//   V = Bᵀ d B (6×6 input patch)    U = G g Gᵀ (done once at load)    Y = Aᵀ [U ⊙ V] A
+//
+// Layouts: U is packed [ξ][K/4][C][4] (ξ = 6i + j), V is [ξ][C][S] and M = U·V is [ξ][K][S],
+// where S is a block of tile "slots": 8 per (tile row, group of 8 tiles along x).
+
+/// The transformed filters of one convolution, prepared at load time.
+struct WinogradFilter: Sendable {
+    /// `36 × paddedK × C` packed for the micro-kernel.
+    let packed: [Float]
+    let outChannels: Int
+    let paddedOutChannels: Int
+    let inChannels: Int
+
+    init(weights: [Float], outChannels: Int, inChannels: Int) {
+        self.outChannels = outChannels
+        self.inChannels = inChannels
+        let paddedK = (outChannels + 3) / 4 * 4
+        paddedOutChannels = paddedK
+        let g: [[Float]] = [
+            [1.0 / 4, 0, 0], [-1.0 / 6, -1.0 / 6, -1.0 / 6], [-1.0 / 6, 1.0 / 6, -1.0 / 6],
+            [1.0 / 24, 1.0 / 12, 1.0 / 6], [1.0 / 24, -1.0 / 12, 1.0 / 6], [0, 0, 1],
+        ]
+        var packed = [Float](repeating: 0, count: 36 * paddedK * inChannels)
+        for k in 0..<outChannels {
+            for c in 0..<inChannels {
+                let w = weights[((k * inChannels + c) * 9)..<((k * inChannels + c) * 9 + 9)].map { Double($0) }
+                // t = G·w (6×3), u = t·Gᵀ (6×6), in Double so the transform adds no rounding error.
+                var t = [[Double]](repeating: [0, 0, 0], count: 6)
+                for i in 0..<6 { for j in 0..<3 { for r in 0..<3 { t[i][j] += Double(g[i][r]) * w[r * 3 + j] } } }
+                for i in 0..<6 {
+                    for j in 0..<6 {
+                        var u = 0.0
+                        for r in 0..<3 { u += t[i][r] * Double(g[j][r]) }
+                        let xi = i * 6 + j
+                        packed[((xi * (paddedK / 4) + k / 4) * inChannels + c) * 4 + k % 4] = Float(u)
+                    }
+                }
+            }
+        }
+        self.packed = packed
+    }
+}
+
+/// Scratch buffers of one task's Winograd convolutions, grown on demand.
+struct WinogradScratch {
+    var transformedInput: [Float] = []
+    var products: [Float] = []
+    var rows: [Float] = []
+    var zeroRow: [Float] = []
+
+    mutating func reserve(input: Int, products: Int, rows: Int, zeroRow: Int) {
+        if transformedInput.count < input { transformedInput = [Float](repeating: 0, count: input) }
+        if self.products.count < products { self.products = [Float](repeating: 0, count: products) }
+        if self.rows.count < rows { self.rows = [Float](repeating: 0, count: rows) }
+        if self.zeroRow.count < zeroRow { self.zeroRow = [Float](repeating: 0, count: zeroRow) }
+    }
+}
+
+extension Convolution {
+    /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image, whose input
+    /// channel c is the h×w plane `planes[c]`. `output`
+    /// points at row `4·tileRows.lowerBound` of channel 0; channel planes are `planeStride` apart.
+    func convolveWinograd(_ filter: WinogradFilter, planes: [UnsafePointer<Float>], h: Int, w: Int, oh: Int, ow: Int,
+                          tileRows: Range<Int>, output: UnsafeMutablePointer<Float>, planeStride: Int,
+                          scratch: inout WinogradScratch) {
+        let c = inChannels, k = outChannels, kp = filter.paddedOutChannels
+        let tilesX = (ow + 3) / 4
+        let groupsPerRow = (tilesX + 7) / 8
+        let rowWidth = 32 * groupsPerRow + 8
+        // Slots per block: V and M each about ≤ 512 KB (L2), a multiple of 24 (the kernel width).
+        let slotsByCache = 3600 / max(c, kp)
+        let blockGroups = max(3, min(12, slotsByCache / 8 / 3 * 3))
+        let slots = 8 * blockGroups
+        scratch.reserve(input: 36 * c * slots, products: 36 * kp * slots, rows: 6 * rowWidth, zeroRow: w)
+        let (pt, pl) = (pads[0], pads[1])
+        let firstGroup = tileRows.lowerBound * groupsPerRow
+        let endGroup = tileRows.upperBound * groupsPerRow
+        let outputRow0 = 4 * tileRows.lowerBound
+
+        scratch.rows.withUnsafeMutableBufferPointer { rowsBuffer in
+        scratch.zeroRow.withUnsafeMutableBufferPointer { zeroBuffer in
+        scratch.transformedInput.withUnsafeMutableBufferPointer { vBuffer in
+        scratch.products.withUnsafeMutableBufferPointer { mBuffer in
+        filter.packed.withUnsafeBufferPointer { uBuffer in
+        bias.withUnsafeBufferPointer { biasBuffer in
+            let t = rowsBuffer.baseAddress!, zero = UnsafePointer(zeroBuffer.baseAddress!)
+            let v = vBuffer.baseAddress!, m = mBuffer.baseAddress!, u = uBuffer.baseAddress!
+            t.update(repeating: 0, count: 6 * rowWidth)
+            var blockStart = firstGroup
+            while blockStart < endGroup {
+                let blockEnd = min(blockStart + blockGroups, endGroup)
+                let s = 8 * (blockEnd - blockStart)
+                let sPadded = (s + 23) / 24 * 24
+                // 1. Input transform of every channel into V[ξ][c][slot].
+                for channel in 0..<c {
+                    let plane = planes[channel]
+                    var group = blockStart
+                    while group < blockEnd {
+                        let ty = group / groupsPerRow
+                        let g0 = group % groupsPerRow
+                        let g1 = min(groupsPerRow, g0 + (blockEnd - group))
+                        // Vertical pass Bᵀ·d over the columns these groups read.
+                        func row(_ r: Int) -> UnsafePointer<Float> {
+                            let y = 4 * ty - pt + r
+                            return y >= 0 && y < h ? plane + y * w : zero
+                        }
+                        let x0 = max(0, 32 * g0 - pl), x1 = min(w, 32 * g1 + 4 + 32 - pl)
+                        winogradInputColumns((row(0), row(1), row(2), row(3), row(4), row(5)), x0: x0, x1: x1,
+                                             into: t + pl, stride: rowWidth)
+                        // Horizontal pass ·B for each group of 8 tiles.
+                        for g in g0..<g1 {
+                            let slot = 8 * (group + (g - g0) - blockStart)
+                            winogradInputGroup(t + 32 * g, stride: rowWidth,
+                                               into: v + channel * sPadded + slot, xiStride: c * sPadded)
+                        }
+                        group += g1 - g0
+                    }
+                }
+                // Zero the padding slots so the kernel's extra columns read finite values.
+                if sPadded > s {
+                    for xi in 0..<36 { for channel in 0..<c { (v + (xi * c + channel) * sPadded + s).update(repeating: 0, count: sPadded - s) } }
+                }
+                // 2. Thirty-six products M[ξ] = U[ξ]·V[ξ].
+                for xi in 0..<36 {
+                    let vXi = UnsafePointer(v + xi * c * sPadded)
+                    for kb in 0..<(kp / 4) {
+                        let uBlock = u + (xi * (kp / 4) + kb) * c * 4
+                        let mBlock = m + (xi * kp + 4 * kb) * sPadded
+                        var col = 0
+                        while col < sPadded {
+                            winogradKernel4x24(u: uBlock, v: vXi + col, vStride: sPadded, count: c, m: mBlock + col, mStride: sPadded)
+                            col += 24
+                        }
+                    }
+                }
+                // 3. Output transform, bias and ReLU into the output rows.
+                for channel in 0..<k {
+                    let outPlane = output + channel * planeStride
+                    for group in blockStart..<blockEnd {
+                        let ty = group / groupsPerRow, g = group % groupsPerRow
+                        winogradOutputGroup(m + channel * sPadded + 8 * (group - blockStart), xiStride: kp * sPadded,
+                                            bias: biasBuffer[channel], relu: fusedRelu,
+                                            into: outPlane, row0: 4 * ty - outputRow0, rowsLeft: oh - 4 * ty,
+                                            tileX0: 8 * g, tilesX: tilesX, width: ow)
+                    }
+                }
+                blockStart = blockEnd
+            }
+        }}}}}}
+    }
+}
+
+@inline(__always)
+private func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always)
+private func store8(_ value: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: value, as: SIMD8<Float>.self)
+}
+
+/// Bᵀ applied down the columns x0..<x1 of six input rows: six rows of `t` (t[x] ↔ input column x).
+private func winogradInputColumns(_ r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
+                                          UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
+                                  x0: Int, x1: Int, into t: UnsafeMutablePointer<Float>, stride: Int) {
+    let (r0, r1, r2, r3, r4, r5) = r
+    var x = x0
+    while x + 8 <= x1 {
+        let d0 = load8(r0 + x), d1 = load8(r1 + x), d2 = load8(r2 + x)
+        let d3 = load8(r3 + x), d4 = load8(r4 + x), d5 = load8(r5 + x)
+        store8(4 * d0 - 5 * d2 + d4, t + x)
+        store8(d4 + d3 - 4 * (d1 + d2), t + stride + x)
+        store8(d4 - d3 + 4 * (d1 - d2), t + 2 * stride + x)
+        store8(d4 - d2 + 2 * (d3 - d1), t + 3 * stride + x)
+        store8(d4 - d2 - 2 * (d3 - d1), t + 4 * stride + x)
+        store8(4 * d1 - 5 * d3 + d5, t + 5 * stride + x)
+        x += 8
+    }
+    while x < x1 {
+        let d0 = r0[x], d1 = r1[x], d2 = r2[x], d3 = r3[x], d4 = r4[x], d5 = r5[x]
+        t[x] = 4 * d0 - 5 * d2 + d4
+        t[stride + x] = d4 + d3 - 4 * (d1 + d2)
+        t[2 * stride + x] = d4 - d3 + 4 * (d1 - d2)
+        t[3 * stride + x] = d4 - d2 + 2 * (d3 - d1)
+        t[4 * stride + x] = d4 - d2 - 2 * (d3 - d1)
+        t[5 * stride + x] = 4 * d1 - 5 * d3 + d5
+        x += 1
+    }
+}
+
+/// ·B along each of the six rows for 8 consecutive tiles (lanes), storing V[6i + j] for the group.
+private func winogradInputGroup(_ t: UnsafeMutablePointer<Float>, stride: Int,
+                                into v: UnsafeMutablePointer<Float>, xiStride: Int) {
+    for i in 0..<6 {
+        let row = UnsafeRawPointer(t + i * stride)
+        // De-interleave columns 4l + s of the 8 tiles: s = 0…3 from one 32-wide load, 4 and 5 from
+        // the next tile's first two columns.
+        let a = row.loadUnaligned(as: SIMD32<Float>.self)
+        let b = row.loadUnaligned(fromByteOffset: 16, as: SIMD32<Float>.self)
+        let even = a.evenHalf, odd = a.oddHalf
+        let d0 = even.evenHalf, d2 = even.oddHalf, d1 = odd.evenHalf, d3 = odd.oddHalf
+        let d4 = b.evenHalf.evenHalf, d5 = b.oddHalf.evenHalf
+        let out = v + 6 * i * xiStride
+        store8(4 * d0 - 5 * d2 + d4, out)
+        store8(d4 + d3 - 4 * (d1 + d2), out + xiStride)
+        store8(d4 - d3 + 4 * (d1 - d2), out + 2 * xiStride)
+        store8(d4 - d2 + 2 * (d3 - d1), out + 3 * xiStride)
+        store8(d4 - d2 - 2 * (d3 - d1), out + 4 * xiStride)
+        store8(4 * d1 - 5 * d3 + d5, out + 5 * xiStride)
+    }
+}
+
+/// m[0..<4][0..<24] = Σ_c u[c][0..<4] · v[c][0..<24]: 12 accumulators of SIMD8 (AVX2: 16 registers).
+@inline(__always)
+private func winogradKernel4x24(u: UnsafePointer<Float>, v: UnsafePointer<Float>, vStride: Int, count: Int,
+                                m: UnsafeMutablePointer<Float>, mStride: Int) {
+    var a00 = SIMD8<Float>(), a01 = SIMD8<Float>(), a02 = SIMD8<Float>()
+    var a10 = SIMD8<Float>(), a11 = SIMD8<Float>(), a12 = SIMD8<Float>()
+    var a20 = SIMD8<Float>(), a21 = SIMD8<Float>(), a22 = SIMD8<Float>()
+    var a30 = SIMD8<Float>(), a31 = SIMD8<Float>(), a32 = SIMD8<Float>()
+    var vp = v, up = u
+    for _ in 0..<count {
+        let v0 = load8(vp), v1 = load8(vp + 8), v2 = load8(vp + 16)
+        let u0 = SIMD8(repeating: up[0]), u1 = SIMD8(repeating: up[1])
+        let u2 = SIMD8(repeating: up[2]), u3 = SIMD8(repeating: up[3])
+        a00.addProduct(u0, v0); a01.addProduct(u0, v1); a02.addProduct(u0, v2)
+        a10.addProduct(u1, v0); a11.addProduct(u1, v1); a12.addProduct(u1, v2)
+        a20.addProduct(u2, v0); a21.addProduct(u2, v1); a22.addProduct(u2, v2)
+        a30.addProduct(u3, v0); a31.addProduct(u3, v1); a32.addProduct(u3, v2)
+        vp += vStride
+        up += 4
+    }
+    store8(a00, m); store8(a01, m + 8); store8(a02, m + 16)
+    store8(a10, m + mStride); store8(a11, m + mStride + 8); store8(a12, m + mStride + 16)
+    store8(a20, m + 2 * mStride); store8(a21, m + 2 * mStride + 8); store8(a22, m + 2 * mStride + 16)
+    store8(a30, m + 3 * mStride); store8(a31, m + 3 * mStride + 8); store8(a32, m + 3 * mStride + 16)
+}
+
+/// Aᵀ·M·A for 8 tiles (lanes) of one output channel, plus bias and optional ReLU, written into the
+/// output plane where the tiles fall inside it.
+private func winogradOutputGroup(_ m: UnsafeMutablePointer<Float>, xiStride: Int, bias: Float, relu: Bool,
+                                 into plane: UnsafeMutablePointer<Float>, row0: Int, rowsLeft: Int,
+                                 tileX0: Int, tilesX: Int, width: Int) {
+    withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 24) { q in
+    // Column pass: q[a][j] = Σ_i Aᵀ[a][i] m[i][j].
+    for j in 0..<6 {
+        let m0 = load8(m + j * xiStride), m1 = load8(m + (6 + j) * xiStride), m2 = load8(m + (12 + j) * xiStride)
+        let m3 = load8(m + (18 + j) * xiStride), m4 = load8(m + (24 + j) * xiStride), m5 = load8(m + (30 + j) * xiStride)
+        let s12 = m1 + m2, d12 = m1 - m2, s34 = m3 + m4, d34 = m3 - m4
+        q[j] = m0 + s12 + s34
+        q[6 + j] = d12 + 2 * d34
+        q[12 + j] = s12 + 4 * s34
+        q[18 + j] = d12 + 8 * d34 + m5
+    }
+    let bias8 = SIMD8<Float>(repeating: bias)
+    let tilesHere = min(8, tilesX - tileX0)
+    let fullWidth = 4 * (tileX0 + 8) <= width
+    for a in 0..<min(4, rowsLeft) {
+        let r = a * 6
+        let s12 = q[r + 1] + q[r + 2], d12 = q[r + 1] - q[r + 2], s34 = q[r + 3] + q[r + 4], d34 = q[r + 3] - q[r + 4]
+        var y0 = q[r] + s12 + s34 + bias8
+        var y1 = d12 + 2 * d34 + bias8
+        var y2 = s12 + 4 * s34 + bias8
+        var y3 = d12 + 8 * d34 + q[r + 5] + bias8
+        if relu {
+            y0.replace(with: 0, where: y0 .< 0); y1.replace(with: 0, where: y1 .< 0)
+            y2.replace(with: 0, where: y2 .< 0); y3.replace(with: 0, where: y3 .< 0)
+        }
+        let row = plane + (row0 + a) * width + 4 * tileX0
+        if fullWidth {
+            // Interleave to y0[0] y1[0] y2[0] y3[0] y0[1] …: pairs of floats, then pairs of pairs.
+            var low = SIMD16<Float>(), high = SIMD16<Float>()
+            low.evenHalf = y0; low.oddHalf = y1
+            high.evenHalf = y2; high.oddHalf = y3
+            var all = SIMD16<UInt64>()
+            all.evenHalf = unsafeBitCast(low, to: SIMD8<UInt64>.self)
+            all.oddHalf = unsafeBitCast(high, to: SIMD8<UInt64>.self)
+            UnsafeMutableRawPointer(row).storeBytes(of: unsafeBitCast(all, to: SIMD32<Float>.self), as: SIMD32<Float>.self)
+        } else {
+            let columnsLeft = width - 4 * tileX0
+            for l in 0..<tilesHere {
+                let ys = (y0[l], y1[l], y2[l], y3[l])
+                if 4 * l < columnsLeft { row[4 * l] = ys.0 }
+                if 4 * l + 1 < columnsLeft { row[4 * l + 1] = ys.1 }
+                if 4 * l + 2 < columnsLeft { row[4 * l + 2] = ys.2 }
+                if 4 * l + 3 < columnsLeft { row[4 * l + 3] = ys.3 }
+            }
+        }
+    }
+    }
+}

