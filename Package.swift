@@ -59,7 +59,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "stickers-bench",
-            dependencies: ["StickerApp", "Raster", "NeuralNet"],
+            dependencies: ["StickerApp", "NeuralNet", "Raster"],
             swiftSettings: concurrency
         ),
         .testTarget(

@@ -78,6 +78,7 @@ typedef struct {
     struct sic_decoder base;
     struct jpeg_decompress_struct cinfo;
     sic_jpeg_error err;
+    int dc_only;  // progressive at 1/8: only the first scans are needed (see consume_needed_scans)
 } sic_jpeg_decoder;
 
 void sic_jpeg_abort(sic_decoder *decoder) {
@@ -111,6 +112,13 @@ sic_decoder *sic_jpeg_begin(const uint8_t *data, size_t size, int scale_denom, u
     d->cinfo.scale_denom = (unsigned)(scale_denom == 2 || scale_denom == 4 || scale_denom == 8 ? scale_denom : 1);
     // CMYK/YCCK cannot be converted to RGB by libjpeg: take CMYK and convert per row in finish.
     d->cinfo.out_color_space = is_cmyk(d->cinfo.jpeg_color_space) ? JCS_CMYK : JCS_EXT_RGBA;
+    if (d->cinfo.progressive_mode && d->cinfo.scale_denom == 8) {
+        // At 1/8 a luma block becomes one pixel: only its DC coefficient counts (chroma: a few
+        // more). A progressive file sends those first: buffered-image mode lets us stop there.
+        d->dc_only = 1;
+        d->cinfo.buffered_image = TRUE;
+        d->cinfo.do_block_smoothing = FALSE;  // it would only invent AC terms a 1×1 IDCT ignores
+    }
     jpeg_calc_output_dimensions(&d->cinfo);
     *out_width = (int)d->cinfo.output_width;
     *out_height = (int)d->cinfo.output_height;
@@ -131,6 +139,51 @@ static void cmyk_row_to_rgba(uint8_t *row, unsigned width, int inverted) {
     }
 }
 
+// The last zigzag position a component's scaled IDCT reads. At 1/8 scale a luma block becomes
+// one pixel (its DC term alone), while 4:2:0 chroma blocks become 2×2 (libjpeg scales chroma up
+// in the IDCT instead of upsampling it), and libjpeg's 2×2 IDCT reads odd frequencies up to 7:
+// treat every coefficient of such a component as needed. Larger IDCTs: no early stop (-1).
+static int needed_last(const jpeg_component_info *component) {
+    return component->DCT_scaled_size == 1 ? 0 : component->DCT_scaled_size == 2 ? DCTSIZE2 - 1 : -1;
+}
+
+/// Whether the scan whose header was just read carries a coefficient the output needs.
+static int scan_is_needed(const struct jpeg_decompress_struct *cinfo) {
+    for (int i = 0; i < cinfo->comps_in_scan; i++)
+        if (cinfo->Ss <= needed_last(cinfo->cur_comp_info[i])) return 1;
+    return 0;
+}
+
+/// Whether every needed coefficient of every component has arrived at least coarsely.
+static int needed_coefficients_started(const struct jpeg_decompress_struct *cinfo) {
+    for (int c = 0; c < cinfo->num_components; c++)
+        for (int k = 0; k <= needed_last(&cinfo->comp_info[c]); k++)
+            if (cinfo->coef_bits[c][k] < 0) return 0;
+    return 1;
+}
+
+/// Whether a progressive decode at this scale can stop early (every component's IDCT is 1×1 or 2×2).
+static int can_stop_early(const struct jpeg_decompress_struct *cinfo) {
+    for (int c = 0; c < cinfo->num_components; c++)
+        if (needed_last(&cinfo->comp_info[c]) < 0) return 0;
+    return 1;
+}
+
+/// Reads scans until the next one carries nothing the small output needs and every needed
+/// coefficient has arrived, then returns the number of the last scan read, to be output. Later
+/// successive-approximation refinements of those coefficients are skipped: an error below one
+/// quantisation step of each block mean, invisible at 1/8 size, for a fraction of the parsing.
+static int consume_needed_scans(struct jpeg_decompress_struct *cinfo) {
+    for (;;) {
+        int result = jpeg_consume_input(cinfo);
+        if (result == JPEG_REACHED_EOI || result == JPEG_SUSPENDED) return cinfo->input_scan_number;
+        if (result != JPEG_REACHED_SOS || scan_is_needed(cinfo)) continue;
+        // The scan just begun is not needed (its start does not touch the needed coefficients'
+        // bits): if nothing is missing, output as of the previous scan and never read this one.
+        if (needed_coefficients_started(cinfo)) return cinfo->input_scan_number - 1;
+    }
+}
+
 int sic_jpeg_finish(sic_decoder *decoder, uint8_t *pixels, sic_status *status) {
     sic_jpeg_decoder *d = (sic_jpeg_decoder *)decoder;
     if (setjmp(d->err.jump)) {
@@ -138,7 +191,13 @@ int sic_jpeg_finish(sic_decoder *decoder, uint8_t *pixels, sic_status *status) {
         sic_jpeg_abort(decoder);
         return code;
     }
+    if (d->dc_only && !can_stop_early(&d->cinfo)) {  // an unusual sampling: decode in one pass
+        d->dc_only = 0;
+        d->cinfo.buffered_image = FALSE;
+        d->cinfo.do_block_smoothing = TRUE;
+    }
     jpeg_start_decompress(&d->cinfo);
+    if (d->dc_only) jpeg_start_output(&d->cinfo, consume_needed_scans(&d->cinfo));
     const size_t stride = (size_t)d->cinfo.output_width * 4;
     const int cmyk = d->cinfo.out_color_space == JCS_CMYK;
     const int inverted = d->cinfo.saw_Adobe_marker;
@@ -152,7 +211,8 @@ int sic_jpeg_finish(sic_decoder *decoder, uint8_t *pixels, sic_status *status) {
             for (unsigned i = 0; i < read; i++) cmyk_row_to_rgba(rows[i], d->cinfo.output_width, inverted);
         if (read == 0) break;
     }
-    jpeg_finish_decompress(&d->cinfo);
+    if (d->dc_only) jpeg_finish_output(&d->cinfo);  // the remaining scans are skipped, not read
+    else jpeg_finish_decompress(&d->cinfo);
     int truncated = d->err.saw_eof;
     sic_jpeg_abort(decoder);
     if (truncated) return sic_set(status, SIC_TRUNCATED, "JPEG data ends before the last scan");
@@ -166,7 +226,7 @@ typedef struct {
     unsigned long size;
 } sic_jpeg_encoder;
 
-int sic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, int quality,
+int sic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, int quality, int progressive,
                          uint8_t **out, size_t *out_size, sic_status *status) {
     if (width <= 0 || height <= 0 || width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION)
         return sic_set(status, SIC_ENCODE_FAILED, "JPEG cannot hold a %d×%d image", width, height);
@@ -189,6 +249,7 @@ int sic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, int quali
     e->cinfo.in_color_space = JCS_EXT_RGBA;
     jpeg_set_defaults(&e->cinfo);
     jpeg_set_quality(&e->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+    if (progressive) jpeg_simple_progression(&e->cinfo);
     jpeg_start_compress(&e->cinfo, TRUE);
     const size_t stride = (size_t)width * 4;
     while (e->cinfo.next_scanline < e->cinfo.image_height) {

@@ -22,6 +22,7 @@ public struct DecodingLimits: Sendable, Hashable {
 ///
 /// The format comes from the magic bytes. The pixel limit applies to the full-size header
 /// dimensions, even when a JPEG is decoded scaled down, and is checked before pixels are allocated.
+/// EXIF orientation is read from a JPEG's APP1 segment (a PNG's rare eXIf chunk is not read).
 public enum ImageDecoder {
     /// - Parameter maxDimension: when set, a JPEG is decoded at the smallest DCT scale (1/1, 1/2,
     ///   1/4, 1/8) whose longer side is still at least `maxDimension`; PNGs decode at full size.

@@ -17,11 +17,12 @@ public enum ImageEncoder {
         }
     }
 
-    /// A baseline JPEG; alpha is dropped (not composited). `quality` is clamped to 1…100.
-    public static func jpeg(_ image: Image, quality: Int = 90) throws(ImageCodecError) -> Data {
+    /// A JPEG (YCbCr 4:2:0); alpha is dropped (not composited). `quality` is clamped to 1…100.
+    public static func jpeg(_ image: Image, quality: Int = 90, progressive: Bool = false) throws(ImageCodecError) -> Data {
         let quality = Int32(min(max(quality, 1), 100))
         return try encode(image.pixels) { pixels, out, size, status in
-            sic_jpeg_encode_rgba(pixels, Int32(image.width), Int32(image.height), quality, out, size, status)
+            sic_jpeg_encode_rgba(pixels, Int32(image.width), Int32(image.height), quality, progressive ? 1 : 0,
+                                 out, size, status)
         }
     }
 

@@ -4,10 +4,11 @@ import Testing
 
 /// Random single-byte corruptions of valid files (deterministic seed): every outcome must be an
 /// image or a typed error. Kept small for the debug build; a longer run is one constant away.
-@Test(arguments: ["jpeg", "png", "progressive.jpg", "cmyk.jpg", "rgba8-interlaced.png", "palette2-trns.png"])
+@Test(arguments: ["jpeg", "progressive", "png", "progressive.jpg", "cmyk.jpg", "rgba8-interlaced.png", "palette2-trns.png"])
 func corruptedBytesNeverCrashTheDecoders(source: String) throws {
     let original: [UInt8] = switch source {
     case "jpeg": [UInt8](try ImageEncoder.jpeg(TestImages.gradient(width: 40, height: 24), quality: 80))
+    case "progressive": [UInt8](try ImageEncoder.jpeg(TestImages.gradient(width: 64, height: 48), quality: 80, progressive: true))
     case "png": [UInt8](try ImageEncoder.png(TestImages.gradient(width: 40, height: 24)))
     default: [UInt8](try Fixtures.data(source))
     }
@@ -22,7 +23,8 @@ func corruptedBytesNeverCrashTheDecoders(source: String) throws {
         for _ in 0..<(1 + next(4)) { bytes[next(bytes.count)] = UInt8(next(256)) }
         let data = Data(bytes.prefix(next(4) == 0 ? next(bytes.count) + 1 : bytes.count))
         do {
-            let image = try ImageDecoder.decode(data, maxDimension: next(2) == 0 ? 8 : nil,
+            // nil: full size; 1: the 1/8 path (early stop for progressive files); 8: 1/2 to 1/8.
+            let image = try ImageDecoder.decode(data, maxDimension: [nil, 1, 8][next(3)],
                                                 limits: DecodingLimits(maxPixelCount: 1 << 20))
             #expect(image.pixels.count == image.width * image.height * 4)
             decoded += 1

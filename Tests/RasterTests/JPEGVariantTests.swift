@@ -44,3 +44,39 @@ func theDCTScaleIsTheSmallestWhoseLongerSideStillReachesTheTarget(target: Int?, 
     #expect((image.width, image.height) == (20, 40))
     #expect(image[17, 2].isClose(to: Colors.red, tolerance: 16))  // stored top-left is now top-right
 }
+
+/// A smooth picture (no hard edges), so differently computed block means can be compared closely.
+private func smoothPicture(width: Int, height: Int) -> Image {
+    var image = Image(width: width, height: height)
+    for y in 0..<height {
+        for x in 0..<width {
+            let fx = Double(x) / Double(width), fy = Double(y) / Double(height)
+            image[x, y] = RGBA8(r: UInt8(40 + 170 * fx), g: UInt8(200 - 150 * fy), b: UInt8(90 + 80 * fx * fy))
+        }
+    }
+    return image
+}
+
+@Test func aProgressiveJPEGAtOneEighthIsReadOnlyAsFarAsItsFirstScans() throws {
+    let picture = smoothPicture(width: 256, height: 128)
+    let progressive = try ImageEncoder.jpeg(picture, quality: 90, progressive: true)
+    #expect(try ImageDecoder.decode(progressive).width == 256)  // full decode still reads everything
+    let eighth = try ImageDecoder.decode(progressive, maxDimension: 32)
+    #expect((eighth.width, eighth.height) == (32, 16))
+    // The block means must agree with a full decode averaged over 8×8 blocks.
+    let reference = try ImageDecoder.decode(progressive).downsampled(width: 32, height: 16)
+    for (a, b) in zip(eighth.pixels, reference.pixels) { #expect(abs(Int(a) - Int(b)) <= 4) }
+    // Cutting away the last third (refinement and high-frequency scans) does not matter at 1/8,
+    // but does at full size.
+    let dcOnly = progressive.prefix(progressive.count * 2 / 3)
+    #expect(throws: ImageCodecError.truncated) { try ImageDecoder.decode(dcOnly) }
+    #expect(try ImageDecoder.decode(dcOnly, maxDimension: 32) == eighth)
+}
+
+@Test func aProgressiveJPEGCutInsideItsDCScanIsTruncatedEvenAtOneEighth() throws {
+    let progressive = try ImageEncoder.jpeg(smoothPicture(width: 256, height: 128), quality: 90, progressive: true)
+    let sos = try #require((0..<progressive.count - 1).first { i in
+        progressive[progressive.startIndex + i] == 0xFF && progressive[progressive.startIndex + i + 1] == 0xDA
+    })
+    #expect(throws: ImageCodecError.truncated) { try ImageDecoder.decode(progressive.prefix(sos + 30), maxDimension: 32) }
+}

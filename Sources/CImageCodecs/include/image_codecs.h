@@ -49,7 +49,8 @@ typedef enum {
 
 int sic_jpeg_read_header(const uint8_t *data, size_t size, sic_header *header, sic_status *status);
 
-/// Reads the header and prepares an RGBA decode at 1/`scale_denom` size (1, 2, 4 or 8).
+/// Reads the header and prepares an RGBA decode at 1/`scale_denom` size (1, 2, 4 or 8). A
+/// progressive file at 1/8 is read only as far as its DC scans (the rest is never parsed).
 /// On SIC_TOO_LARGE the out dimensions hold the refused full size.
 /// Returns NULL (status set) on error or when width*height > max_pixels.
 sic_decoder *sic_jpeg_begin(const uint8_t *data, size_t size, int scale_denom, uint64_t max_pixels,
@@ -57,11 +58,13 @@ sic_decoder *sic_jpeg_begin(const uint8_t *data, size_t size, int scale_denom, u
 
 /// Decodes into `pixels` (out_width*out_height*4 bytes) and frees the decoder. A scan that ends
 /// early (libjpeg only warns and pads) is reported as SIC_TRUNCATED; the buffer is then filled.
+/// Other corrupt-data warnings (a damaged restart interval, extraneous bytes) are tolerated, as
+/// browsers do: the picture is mostly intact and SIC_OK is returned.
 int sic_jpeg_finish(sic_decoder *decoder, uint8_t *pixels, sic_status *status);
 
-/// Encodes RGBA (alpha ignored) as a baseline YCbCr JPEG. On success `*out` is malloc'd; free it
-/// with sic_free.
-int sic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, int quality,
+/// Encodes RGBA (alpha ignored) as a YCbCr 4:2:0 JPEG, baseline or (libjpeg's standard script)
+/// progressive. On success `*out` is malloc'd; free it with sic_free.
+int sic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, int quality, int progressive,
                          uint8_t **out, size_t *out_size, sic_status *status);
 
 // --- PNG ------------------------------------------------------------------------------------
