@@ -23,6 +23,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // libjpeg-turbo and libpng report fatal errors by longjmp/exit; this small C target puts a
@@ -52,9 +54,22 @@ let package = Package(
         ),
         .target(name: "SpacePhotos", swiftSettings: concurrency),
         .target(name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos"], swiftSettings: mainActorByDefault),
+        // Request handlers run wherever Hummingbird calls them (nonisolated) and `await` into the
+        // main-actor models, so this module keeps the library default rather than MainActor.
+        .target(
+            name: "StickerWeb",
+            dependencies: [
+                "StickerApp", "StickerKit", "SpacePhotos", "Raster",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: concurrency
+        ),
         .executableTarget(
             name: "stickers",
-            dependencies: ["StickerApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "StickerApp", "StickerWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: mainActorByDefault
         ),
         .executableTarget(
@@ -73,8 +88,34 @@ let package = Package(
             name: "StickerKitTests", dependencies: ["StickerKit"],
             resources: [.copy("Fixtures")], swiftSettings: concurrency
         ),
-        .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos"], swiftSettings: concurrency),
-        .testTarget(name: "StickerAppTests", dependencies: ["StickerApp"], swiftSettings: mainActorByDefault),
+        // A fake APOD server (Hummingbird) shared by the tests that talk HTTP; `swift run fake-apod`
+        // starts it standalone for end-to-end checks of `stickers catalog --api`.
+        .target(
+            name: "APODTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/APODTestServer",
+            swiftSettings: concurrency
+        ),
+        .executableTarget(
+            name: "fake-apod",
+            dependencies: ["APODTestServer"],
+            path: "Tests/FakeAPODServer",
+            swiftSettings: concurrency
+        ),
+        .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos", "APODTestServer"], swiftSettings: concurrency),
+        .testTarget(
+            name: "StickerAppTests",
+            dependencies: ["StickerApp", "APODTestServer"],
+            swiftSettings: mainActorByDefault
+        ),
+        .testTarget(
+            name: "StickerWebTests",
+            dependencies: ["StickerWeb", "APODTestServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: concurrency
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,13 +35,17 @@ struct PaletteCommand: AsyncParsableCommand {
 
     @MainActor func run() async throws {
         let url = URL(fileURLWithPath: image)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: image, isDirectory: &isFolder), isFolder.boolValue {
+            throw fail("\(image) is a folder, not an image file", ExitStatus.ioError)
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw fail("cannot read \(image): \(readFailureReason(error))", ExitStatus.ioError)
         }
         let scheme: PhotoColorScheme
         do { scheme = try ColorExtractor().extractColors(fromImageData: data, count: count) } catch {
-            throw fail("\(image) is not a usable image: \(describe(error))", ExitStatus.dataError)
+            throw fail("\(image) is not a usable image: \(error.reason)", ExitStatus.dataError)
         }
         guard !scheme.colors.isEmpty else {
             throw fail("\(image) has no visible pixels (it is fully transparent)", ExitStatus.dataError)
@@ -60,7 +64,7 @@ struct PaletteCommand: AsyncParsableCommand {
 extension PaletteFormat: ExpressibleByArgument {}
 
 /// The reason inside a Foundation file error, without its boilerplate.
-func readFailureReason(_ error: any Error) -> String {
+private func readFailureReason(_ error: any Error) -> String {
     let nsError = error as NSError
     if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
        let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
@@ -70,17 +74,5 @@ func readFailureReason(_ error: any Error) -> String {
     case CocoaError.fileReadNoSuchFile.rawValue, CocoaError.fileNoSuchFile.rawValue: return "no such file"
     case CocoaError.fileReadNoPermission.rawValue, CocoaError.fileWriteNoPermission.rawValue: return "permission denied"
     default: return nsError.localizedDescription
-    }
-}
-
-/// A person-readable reason an image could not be decoded.
-func describe(_ error: ImageCodecError) -> String {
-    switch error {
-    case .empty: "the file is empty"
-    case .unsupportedFormat: "not a JPEG or PNG image"
-    case .truncated: "the image data is truncated"
-    case .corrupt(let reason): "the image data is corrupt (\(reason))"
-    case .tooLarge(let width, let height): "\(width)×\(height) pixels is more than the limit"
-    case .encodingFailed(let reason): reason
     }
 }

@@ -9,6 +9,8 @@ struct StickersCommand: AsyncParsableCommand {
             MakeCommand.self,
             StickerCommand.self,
             PaletteCommand.self,
+            CatalogCommand.self,
+            ServeCommand.self,
         ]
     )
 }

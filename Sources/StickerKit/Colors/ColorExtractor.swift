@@ -7,7 +7,8 @@ import Raster
 /// seed, the best of a few starts) places the colours; a last refinement moves each colour to the
 /// geometric median of its pixels, because what a palette should minimise is each pixel's
 /// *distance* to its nearest colour, not the squared distance. Colours closer than a just
-/// noticeable difference are merged, so a flat image yields one colour however many are asked.
+/// noticeable difference are merged, so a flat image yields one colour however many are asked;
+/// a slot freed by merging goes to the worst-served pixels when they are visibly different.
 ///
 /// Not Sendable: it owns scratch buffers that are reused from call to call. Make one per task.
 /// Same input, same output: there is no randomness beyond the fixed seeds.
@@ -38,12 +39,20 @@ public final class ColorExtractor {
         histogram.build(from: image, mask: mask, longSide: workingSize)
         guard histogram.totalWeight > 0 else { return PhotoColorScheme(colors: []) }
 
+        let jnd = DistinctColors.justNoticeableDifference
         var centres = clustering.cluster(fine: histogram.fine, coarse: histogram.coarse, count: count)
-        var weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
-        DistinctColors.merge(&centres, &weights, within: DistinctColors.justNoticeableDifference,
-                             lightnessWeight: ColorHistogram.lightnessWeight)
+        // Merge colours no one could tell apart; a slot freed that way goes to the worst-served
+        // pixels if they are visibly different from every colour (a flat image stays one colour).
+        for _ in 0..<count {
+            var weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
+            DistinctColors.merge(&centres, &weights, within: jnd, lightnessWeight: ColorHistogram.lightnessWeight)
+            guard centres.count < count,
+                  let extra = clustering.worstServedSample(of: histogram.fine, by: centres, fartherThan: jnd) else { break }
+            centres.append(extra)
+            clustering.refine(histogram.fine, &centres)
+        }
         // Weights are the fraction of pixels nearest each final colour.
-        weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
+        let weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
         return DistinctColors.scheme(centres: centres, weights: weights, lightnessWeight: ColorHistogram.lightnessWeight)
     }
 }

@@ -23,9 +23,29 @@ struct WeightedKMeans {
             let cost = assign(coarse, to: centres, medianCost: true)
             if cost < bestCost { bestCost = cost; best = centres }
         }
-        lloyd(fine, &best, iterations: Self.refineIterations)
-        weiszfeld(fine, &best, iterations: Self.medianIterations)
+        refine(fine, &best)
         return best
+    }
+
+    /// Lloyd iterations, then Weiszfeld steps, on the fine samples.
+    mutating func refine(_ samples: ColorSamples, _ centres: inout [SIMD3<Float>]) {
+        lloyd(samples, &centres, iterations: Self.refineIterations)
+        weiszfeld(samples, &centres, iterations: Self.medianIterations)
+    }
+
+    /// The sample with the largest weight × squared distance to its nearest centre, if it is
+    /// farther than `distance` from every centre (distances in the clustering space, which never
+    /// exceed OKLab distances: lightness is scaled down).
+    mutating func worstServedSample(of samples: ColorSamples, by centres: [SIMD3<Float>],
+                                    fartherThan distance: Float) -> SIMD3<Float>? {
+        assign(samples, to: centres, medianCost: false)
+        var worst: Int?
+        var worstValue: Float = 0
+        for i in 0..<samples.count where nearestDistance[i] > distance * distance {
+            let value = samples.weight[i] * nearestDistance[i]
+            if value > worstValue { worstValue = value; worst = i }
+        }
+        return worst.map { point(samples, $0) }
     }
 
     /// The fraction of the samples' weight nearest each centre.

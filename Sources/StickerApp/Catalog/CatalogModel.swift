@@ -1,0 +1,142 @@
+import Foundation
+import Observation
+import SpacePhotos
+
+/// The space photo catalog as a UI sees it: the listed photos, whether a load is running, the
+/// last error, and saving photos into the library folder.
+///
+/// Main-actor state changed only synchronously after each `await`, so an observer always sees a
+/// consistent model; the network work runs off the main actor (the client's entry points are
+/// `@concurrent`).
+@Observable
+public final class CatalogModel {
+    /// Which photos a load asks for.
+    public enum Selection: Sendable, Equatable {
+        /// `count` random days in one request (the API's `count`, 1…100).
+        case random(count: Int)
+        /// These days, fetched concurrently.
+        case days([Date])
+    }
+
+    public private(set) var items: [SpacePhoto] = []
+    public private(set) var isLoading = false
+    /// The last load's failure; cleared when a load succeeds. Items from before stay listed.
+    public private(set) var error: APODError?
+    /// Photos being downloaded right now.
+    public private(set) var savingIDs: Set<SpacePhoto.ID> = []
+    /// Where each saved photo was written.
+    public private(set) var savedFiles: [SpacePhoto.ID: URL] = [:]
+
+    public var selection: Selection
+    /// Saved images go here (created when needed).
+    public let libraryFolder: URL
+    public let client: APODClient
+
+    @ObservationIgnored private var loadTask: Task<Void, Never>?
+    /// Identifies the newest load, so a superseded one never writes its result.
+    @ObservationIgnored private var loadGeneration = 0
+
+    public init(client: APODClient, libraryFolder: URL, selection: Selection = .random(count: 12)) {
+        self.client = client
+        self.libraryFolder = libraryFolder
+        self.selection = selection
+    }
+
+    /// Loads `selection` and replaces `items` with the result. A call while a load is running
+    /// waits for that load instead of starting another. Cancelling the caller cancels a load it
+    /// started (a UI's task ending with its view stops the request).
+    public func updateItems() async {
+        if let loadTask {
+            await loadTask.value
+        } else {
+            await run(startLoad())
+        }
+    }
+
+    /// Starts a fresh load now, abandoning one in flight, and replaces `items` when it succeeds.
+    public func refresh() async {
+        loadTask?.cancel()
+        await run(startLoad())
+    }
+
+    /// Waits for `task`, passing the caller's cancellation on to it.
+    private func run(_ task: Task<Void, Never>) async {
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private func startLoad() -> Task<Void, Never> {
+        loadGeneration += 1
+        let generation = loadGeneration
+        isLoading = true
+        let task = Task { await load(generation: generation) }
+        loadTask = task
+        return task
+    }
+
+    private func load(generation: Int) async {
+        let result: Result<[SpacePhoto], APODError>
+        do {
+            result = .success(try await fetch(selection))
+        } catch {
+            result = .failure(error)
+        }
+        // Everything below is one synchronous main-actor step.
+        guard generation == loadGeneration else { return }
+        loadTask = nil
+        isLoading = false
+        switch result {
+        case .success(let photos):
+            items = photos
+            error = nil
+        case .failure(.cancelled):
+            break
+        case .failure(let failure):
+            error = failure
+        }
+    }
+
+    private func fetch(_ selection: Selection) async throws(APODError) -> [SpacePhoto] {
+        switch selection {
+        case .random(let count): try await client.randomPhotos(count: count)
+        case .days(let days): try await client.photos(for: days)
+        }
+    }
+
+    /// Downloads `photo`'s image (the HD one when `hd` and there is one; a video's thumbnail) into
+    /// `libraryFolder` and returns the file. The file appears complete or not at all: a failed
+    /// or cancelled save leaves nothing behind; saving again replaces the file atomically.
+    @discardableResult
+    public func save(_ photo: SpacePhoto, hd: Bool = false) async throws(CatalogSaveError) -> URL {
+        guard let url = photo.imageURL(hd: hd) else {
+            throw .notSavable(photo.unsavableReason ?? "no image")
+        }
+        savingIDs.insert(photo.id)
+        defer { savingIDs.remove(photo.id) }
+
+        let data: Data
+        do {
+            data = try await client.imageData(from: url)
+        } catch .cancelled {
+            throw .cancelled
+        } catch {
+            throw .download(error)
+        }
+        // `imageData` only returns sniffable images.
+        let format = ImageFormat(sniffing: data) ?? .jpeg
+        let destination = libraryFolder.appending(path: photo.fileName(hd: hd, format: format))
+        do {
+            try await LibraryFileWriter.write(data, to: destination)
+        } catch {
+            switch error {
+            case .cancelled: throw .cancelled
+            case .io(let message): throw .write(message)
+            }
+        }
+        savedFiles[photo.id] = destination
+        return destination
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import StickerKit
+
+/// Turns a photo's bytes into its colour scheme. The seam between `ColorSchemeModel` and the
+/// engine, so tests can inject an extractor that decides when the work finishes.
+nonisolated public protocol ColorSchemeExtracting: Sendable {
+    /// Throws for bytes that are not a usable image.
+    func extractColorScheme(from data: Data, count: Int) async throws -> PhotoColorScheme
+}
+
+/// The real extractor: decodes at reduced scale and runs a `ColorExtractor`, off the caller's actor.
+nonisolated public struct PhotoColorSchemeExtractor: ColorSchemeExtracting {
+    public init() {}
+
+    /// `@concurrent`: always leaves the main actor, whoever calls it. A fresh `ColorExtractor`
+    /// per call, because an extractor's scratch buffers belong to one task.
+    @concurrent public func extractColorScheme(from data: Data, count: Int) async throws -> PhotoColorScheme {
+        do {
+            return try ColorExtractor().extractColors(fromImageData: data, count: count)
+        } catch {
+            throw PhotoProcessingError.unreadable(error.reason)
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import Raster
+
+extension ImageCodecError {
+    /// Why the image could not be decoded, in words for the person who chose it.
+    public var reason: String {
+        switch self {
+        case .empty: "the file is empty"
+        case .unsupportedFormat: "not a JPEG or PNG image"
+        case .truncated: "the image data is truncated"
+        case .corrupt(let detail): "the image data is corrupt (\(detail))"
+        case .tooLarge(let width, let height): "\(width)×\(height) pixels is more than the limit"
+        case .encodingFailed(let detail): detail
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import StickerKit
+
+/// The colours tab's HTTP API.
+///
+///     GET  /api/colors                        the tab's state (photo, count, scheme, history)
+///     POST /api/colors/photo                  choose a photo: an upload (raw or multipart, one file)
+///                                             or ?sticker=ID, a photo of the sticker tab
+///     GET  /api/colors/photo                  the chosen photo
+///     POST /api/colors/extract?count=N        extract N (3…10) colours; answers when done
+///     POST /api/colors/history/:id/favorite   add to or remove from the favourites
+///     GET  /api/colors/export?format=F[&id=ID] the latest (or that) scheme as text, json, css, gpl or ase
+struct ColorRoutes: Sendable {
+    let session: ColorSession
+    let limits: WebLimits
+
+    func register(on router: Router<some RequestContext>) {
+        let session = session
+        let uploads = UploadReader(maxBytes: limits.maxUploadBytes)
+
+        router.get("/api/colors") { _, _ in await session.snapshot() }
+        router.rejectOtherMethods("/api/colors", allowed: [.get])
+
+        router.post("/api/colors/photo") { request, _ in
+            if let text = request.uri.queryParameters["sticker"] {
+                guard let id = UUID(uuidString: String(text)) else { throw WebError.notFound("no photo with id \(text)") }
+                try await session.choose(stickerPhoto: id)
+            } else {
+                let photos = try await uploads.photos(from: request)
+                guard photos.count == 1 else { throw WebError.badRequest("send one photo, not \(photos.count)") }
+                await session.choose(photos[0])
+            }
+            return await session.snapshot()
+        }
+        router.get("/api/colors/photo") { _, _ in
+            let data = try await session.chosenPhotoData()
+            return Response.data(data, contentType: ImageFormatContentType.of(data))
+        }
+        router.rejectOtherMethods("/api/colors/photo", allowed: [.get, .post])
+
+        router.post("/api/colors/extract") { request, _ in
+            let text = request.uri.queryParameters["count"].map(String.init) ?? ""
+            guard let count = Int(text) else { throw WebError.badRequest("count must be a number, not \"\(text)\"") }
+            try await session.extract(count: count)
+            return await session.snapshot()
+        }
+        router.rejectOtherMethods("/api/colors/extract", allowed: [.post])
+
+        router.post("/api/colors/history/:id/favorite") { _, context in
+            try await session.toggleFavorite(try context.uuidParameter("id", what: "colour scheme"))
+            return await session.snapshot()
+        }
+        router.rejectOtherMethods("/api/colors/history/:id/favorite", allowed: [.post])
+
+        router.get("/api/colors/export") { request, _ in
+            let query = request.uri.queryParameters
+            let format = query["format"].map(String.init) ?? "json"
+            var id: UUID?
+            if let text = query["id"] {
+                guard let parsed = UUID(uuidString: String(text)) else {
+                    throw WebError.notFound("no colour scheme with id \(text)")
+                }
+                id = parsed
+            }
+            let export = try await session.export(formatName: format, record: id)
+            let type = export.format == .ase ? "application/octet-stream"
+                : export.format == .json ? "application/json" : "text/plain; charset=utf-8"
+            return Response.data(export.data, contentType: type, extraHeaders: [
+                .contentDisposition: "attachment; filename=\"\(export.fileName.replacingOccurrences(of: "\"", with: "_"))\"",
+            ])
+        }
+        router.rejectOtherMethods("/api/colors/export", allowed: [.get])
+    }
+}
+
+extension ColorsSnapshot: ResponseEncodable {}

@@ -1,0 +1,91 @@
+import Foundation
+import StickerApp
+import StickerKit
+
+/// The colours tab's server side: one `ColorSchemeModel` for the app, plus the chosen photo's
+/// bytes for its preview. Main-actor isolated like the model; handlers `await` into it.
+@MainActor
+public final class ColorSession {
+    public let model: ColorSchemeModel
+    private let stickers: StickerSession?
+    private var photoData: Data?
+
+    /// - Parameter stickers: lets a photo of the sticker tab be picked here too.
+    public init(model: ColorSchemeModel, stickers: StickerSession? = nil) {
+        self.model = model
+        self.stickers = stickers
+    }
+
+    func snapshot() -> ColorsSnapshot {
+        ColorsSnapshot(
+            photoName: model.photo?.name,
+            colorCount: model.colorCount,
+            minColorCount: ColorSchemeModel.colorCountRange.lowerBound,
+            maxColorCount: ColorSchemeModel.colorCountRange.upperBound,
+            isExtracting: model.isExtracting,
+            colors: model.scheme?.colors.map(StickersSnapshot.Color.init),
+            error: model.errorMessage,
+            history: model.history.map { .init($0, isFavorite: model.isFavorite($0.id)) },
+            favorites: model.favorites.map { .init($0, isFavorite: true) },
+            formats: PaletteFormat.allCases.map(\.rawValue)
+        )
+    }
+
+    func choose(_ upload: UploadReader.Upload) {
+        model.photo = SelectedPhoto(name: upload.name, source: .data(upload.data))
+        photoData = upload.data
+    }
+
+    /// Picks a photo of the sticker tab by its id.
+    func choose(stickerPhoto id: UUID) async throws(WebError) {
+        guard let stickers else { throw .notFound("no photo with id \(id.uuidString)") }
+        let data = try await stickers.originalData(id)
+        let photo = try stickers.photo(id)
+        model.photo = SelectedPhoto(name: photo.name, source: .data(data))
+        photoData = data
+    }
+
+    func chosenPhotoData() throws(WebError) -> Data {
+        guard let photoData else { throw .notFound("no photo chosen yet") }
+        return photoData
+    }
+
+    /// Extracts `count` colours from the chosen photo and waits for the result.
+    func extract(count: Int) async throws(WebError) {
+        guard ColorSchemeModel.colorCountRange.contains(count) else {
+            let range = ColorSchemeModel.colorCountRange
+            throw .badRequest("count must be \(range.lowerBound)…\(range.upperBound), not \(count)")
+        }
+        guard model.photo != nil else { throw .conflict("choose a photo first") }
+        model.colorCount = count
+        await model.extractColorScheme()
+        if let message = model.errorMessage { throw .unprocessable(message) }
+    }
+
+    func toggleFavorite(_ id: UUID) throws(WebError) {
+        guard let record = model.history.first(where: { $0.id == id }) ?? model.favorites.first(where: { $0.id == id }) else {
+            throw .notFound("no colour scheme with id \(id.uuidString)")
+        }
+        model.toggleFavorite(record)
+    }
+
+    /// The latest scheme, or the record `id`'s, in `formatName`; with a file name for it.
+    func export(formatName: String, record id: UUID?) throws(WebError) -> (data: Data, fileName: String, format: PaletteFormat) {
+        guard let format = PaletteFormat(rawValue: formatName.lowercased()) else {
+            let known = PaletteFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .badRequest("unknown format \(formatName): use one of \(known)")
+        }
+        var record: ColorSchemeRecord?
+        if let id {
+            guard let found = model.history.first(where: { $0.id == id }) ?? model.favorites.first(where: { $0.id == id }) else {
+                throw .notFound("no colour scheme with id \(id.uuidString)")
+            }
+            record = found
+        }
+        guard let data = model.export(format, record: record) else {
+            throw .conflict("no colour scheme to export yet: extract one first")
+        }
+        let name = (record ?? model.history.first)?.photoName ?? "palette"
+        return (data, "\(name).\(format.fileExtension)", format)
+    }
+}

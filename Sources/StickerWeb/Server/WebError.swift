@@ -1,0 +1,35 @@
+import Hummingbird
+
+/// The errors the web app answers with: each becomes a 4xx response with a JSON body
+/// `{"error":{"message":"…"}}`, the message written for the person using the page.
+enum WebError: Error, Sendable, Equatable {
+    case badRequest(String)
+    case notFound(String)
+    case conflict(String)
+    case tooLarge(String)
+    case unsupportedMediaType(String)
+    case unprocessable(String)
+    /// A service the app depends on (the space photo API) failed.
+    case badGateway(String)
+
+    var httpError: HTTPError {
+        switch self {
+        case .badRequest(let message): HTTPError(.badRequest, message: message)
+        case .notFound(let message): HTTPError(.notFound, message: message)
+        case .conflict(let message): HTTPError(.conflict, message: message)
+        case .tooLarge(let message): HTTPError(.contentTooLarge, message: message)
+        case .unsupportedMediaType(let message): HTTPError(.unsupportedMediaType, message: message)
+        case .unprocessable(let message): HTTPError(.unprocessableContent, message: message)
+        case .badGateway(let message): HTTPError(.badGateway, message: message)
+        }
+    }
+}
+
+extension WebError: HTTPResponseError {
+    var status: HTTPResponse.Status { httpError.status }
+    var headers: HTTPFields { [:] }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try httpError.response(from: request, context: context)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+
+/// The space tab's HTTP API.
+///
+///     GET  /api/space                          the listed photos, loading state, last error
+///     POST /api/space/refresh                  load a fresh set (answers when loaded; 502 when the service fails)
+///     POST /api/space/photos/:id/save[?hd=1]   download the image into the library
+///     POST /api/space/photos/:id/sticker       add a saved photo to the sticker tab and process it
+struct SpaceRoutes: Sendable {
+    let session: SpaceSession
+
+    func register(on router: Router<some RequestContext>) {
+        let session = session
+
+        router.get("/api/space") { _, _ in await session.snapshot() }
+        router.rejectOtherMethods("/api/space", allowed: [.get])
+
+        router.post("/api/space/refresh") { _, _ in
+            try await session.refresh()
+            return await session.snapshot()
+        }
+        router.rejectOtherMethods("/api/space/refresh", allowed: [.post])
+
+        router.post("/api/space/photos/:id/save") { request, context in
+            let hd = request.uri.queryParameters["hd"].map { $0 == "1" || $0 == "true" } ?? false
+            try await session.save(try context.spacePhotoID(), hd: hd)
+            return await session.snapshot()
+        }
+        router.rejectOtherMethods("/api/space/photos/:id/save", allowed: [.post])
+
+        router.post("/api/space/photos/:id/sticker") { _, context in
+            let id = try await session.makeSticker(try context.spacePhotoID())
+            return EditedResponse(status: .accepted, headers: [.location: "/api/stickers/photos/\(id.uuidString)/sticker.png"],
+                                  response: await session.snapshot())
+        }
+        router.rejectOtherMethods("/api/space/photos/:id/sticker", allowed: [.post])
+    }
+}
+
+extension SpaceSnapshot: ResponseEncodable {}
+
+extension RequestContext {
+    func spacePhotoID() throws(WebError) -> String {
+        guard let id = parameters.get("id"), !id.isEmpty else { throw .notFound("no space photo id") }
+        return id
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import StickerApp
+import StickerKit
+
+/// What the page shows of the sticker tab, as JSON: every photo with its state, and the progress.
+struct StickersSnapshot: Codable, Sendable, Equatable {
+    struct Photo: Codable, Sendable, Equatable {
+        var id: UUID
+        var name: String
+        /// `pending`, `processed` or `invalid`.
+        var status: String
+        var reason: String?
+        var colors: [Color]
+    }
+
+    struct Color: Codable, Sendable, Equatable {
+        var hex: String
+        var weight: Double
+    }
+
+    struct Progress: Codable, Sendable, Equatable {
+        var completed: Int
+        var total: Int
+        var fraction: Double
+    }
+
+    var photos: [Photo]
+    var progress: Progress
+    var isProcessing: Bool
+    /// Whether a library folder is configured, so "Use library photos" can work.
+    var hasLibrary: Bool
+    var limits: WebLimits
+}
+
+extension StickersSnapshot.Photo {
+    @MainActor init(_ photo: SelectedPhoto, state: StickerViewModel.PhotoState) {
+        id = photo.id
+        name = photo.name
+        switch state {
+        case .pending:
+            status = "pending"
+            colors = []
+        case .processed(let processed):
+            status = "processed"
+            colors = processed.colorScheme.colors.map {
+                StickersSnapshot.Color(hex: $0.hex, weight: ($0.weight * 10_000).rounded() / 10_000)
+            }
+        case .invalid(let why):
+            status = "invalid"
+            reason = why
+            colors = []
+        }
+    }
+}

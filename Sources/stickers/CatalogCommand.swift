@@ -1,0 +1,217 @@
+import ArgumentParser
+import Foundation
+import SpacePhotos
+import StickerApp
+
+/// `stickers catalog [--count N] [--api URL] [--api-key KEY] [--save DIR] [--hd] [--json]`
+struct CatalogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "List random space photos from NASA's Astronomy Picture of the Day, and save them.",
+        discussion: """
+            Any server speaking the APOD protocol works with --api (default \
+            \(APODConfiguration.defaultBaseURL.absoluteString)). The key is --api-key, else \
+            $\(APODConfiguration.apiKeyVariable), else \(APODConfiguration.demoKey) (about 30 requests an hour).
+            Videos are listed; --save stores their thumbnail when the API has one.
+            Exit status: 64 bad arguments, 65 no usable photo in the answer, 69 the server refused \
+            (rate limit, bad key, server errors), 74 no connection or no answer in time, or a file \
+            could not be saved, 130 interrupted (no partial file is left).
+            """
+    )
+
+    @Option(help: "How many random photos, 1…\(APODConfiguration.maxCount).")
+    var count = 10
+
+    @Option(help: "Base URL of an APOD-compatible API.")
+    var api: String?
+
+    @Option(help: "API key (default: $\(APODConfiguration.apiKeyVariable), else \(APODConfiguration.demoKey)).")
+    var apiKey: String?
+
+    @Option(help: ArgumentHelp("Save each photo's image into DIR.", valueName: "DIR"))
+    var save: String?
+
+    @Flag(help: "With --save, save the high-resolution images where there are some.")
+    var hd = false
+
+    @Flag(help: "Print JSON: {\"photos\":[{APOD fields…, \"saved\":PATH}]}.")
+    var json = false
+
+    func validate() throws {
+        guard (1...APODConfiguration.maxCount).contains(count) else {
+            throw ValidationError("--count must be between 1 and \(APODConfiguration.maxCount), not \(count)")
+        }
+        if let api, Self.apiURL(api) == nil {
+            throw ValidationError("--api must be an http(s) URL such as http://127.0.0.1:8089/planetary/apod, not '\(api)'")
+        }
+    }
+
+    static func apiURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host?.isEmpty == false
+        else { return nil }
+        return url
+    }
+
+    @MainActor func run() async throws {
+        let baseURL = api.flatMap(Self.apiURL) ?? APODConfiguration.defaultBaseURL
+        let client = APODClient(configuration: APODConfiguration(
+            baseURL: baseURL, apiKey: apiKey,
+            log: { FileHandle.standardError.write(Data("stickers: warning: \($0)\n".utf8)) }))
+        let folder = URL(fileURLWithPath: save ?? FileManager.default.currentDirectoryPath)
+        if let save {
+            // A folder that cannot be had is known before anything is downloaded.
+            var isFolder: ObjCBool = false
+            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {}
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
+                  FileManager.default.isWritableFile(atPath: folder.path)
+            else {
+                throw fail("cannot save into \(save): not a writable folder", ExitStatus.ioError)
+            }
+        }
+        let model = CatalogModel(client: client, libraryFolder: folder, selection: .random(count: count))
+
+        // Ctrl-C cancels the work: downloads stop and no partial file is left.
+        let outcomes = SaveOutcomes()
+        let saving = save != nil
+        let work = Task {
+            await model.refresh()
+            guard saving, model.error == nil, !Task.isCancelled else { return }
+            outcomes.byID = await saveAll(model)
+        }
+        let interrupts = InterruptHandler(cancelling: work)
+        await work.value
+        interrupts.stop()
+        if work.isCancelled {
+            throw fail("interrupted: no partial file left", ExitCode(130))
+        }
+
+        if let error = model.error {
+            throw fail(Self.message(for: error, baseURL: baseURL), Self.exitStatus(for: error))
+        }
+        guard !model.items.isEmpty else {
+            throw fail("the server's answer held no usable photo", ExitStatus.dataError)
+        }
+        let report = model.items.map { CatalogEntry(photo: $0, outcome: outcomes.byID[$0.id]) }
+        if json {
+            FileHandle.standardOutput.write(try CatalogEntry.json(report))
+        } else {
+            FileHandle.standardOutput.write(Data(report.map(\.text).joined().utf8))
+        }
+        let failures = report.filter { if case .failed = $0.outcome { true } else { false } }
+        if !failures.isEmpty {
+            throw fail("\(failures.count) of \(report.count) photos could not be saved", ExitStatus.ioError)
+        }
+    }
+
+    /// Saves every listed photo, a few downloads at a time.
+    @MainActor private func saveAll(_ model: CatalogModel) async -> [SpacePhoto.ID: SaveOutcome] {
+        let hd = hd
+        var outcomes: [SpacePhoto.ID: SaveOutcome] = [:]
+        await withTaskGroup(of: (SpacePhoto.ID, SaveOutcome).self) { group in
+            var pending = model.items[...]
+            var running = 0
+            while true {
+                while running < 4, let photo = pending.popFirst() {
+                    group.addTask { await Self.save(photo, hd: hd, with: model) }
+                    running += 1
+                }
+                guard let (id, outcome) = await group.next() else { break }
+                running -= 1
+                outcomes[id] = outcome
+                if case .failed(let reason) = outcome { printError("cannot save \(id): \(reason)") }
+            }
+        }
+        return outcomes
+    }
+
+    @MainActor private static func save(
+        _ photo: SpacePhoto, hd: Bool, with model: CatalogModel
+    ) async -> (SpacePhoto.ID, SaveOutcome) {
+        do throws(CatalogSaveError) {
+            return (photo.id, .saved(try await model.save(photo, hd: hd)))
+        } catch .notSavable(let reason) {
+            return (photo.id, .notSaved(reason))
+        } catch {
+            return (photo.id, .failed(error.description))
+        }
+    }
+
+    @MainActor static func exitStatus(for error: APODError) -> ExitCode {
+        switch error {
+        case .invalidRequest: ExitStatus.usage
+        case .malformedResponse: ExitStatus.dataError
+        case .api, .rateLimited, .server: ExitStatus.unavailable
+        case .timedOut, .unreachable, .transport, .cancelled: ExitStatus.ioError
+        }
+    }
+
+    @MainActor static func message(for error: APODError, baseURL: URL) -> String {
+        let server = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
+        switch error {
+        case .unreachable(let reason):
+            return "cannot reach \(server): \(reason) (no network? --api points at another server)"
+        case .timedOut:
+            return "\(server) did not answer in time (no network? --api points at another server)"
+        case .rateLimited(let retryAfter):
+            let wait = retryAfter.map { " (it asks to wait \($0.components.seconds) s)" } ?? ""
+            return "\(server) refuses more requests for now\(wait); a personal key from https://api.nasa.gov "
+                + "raises the limit: --api-key KEY or $\(APODConfiguration.apiKeyVariable)"
+        default:
+            return "\(server): \(error)"
+        }
+    }
+}
+
+/// What --save did, per photo; filled in by the task doing the work.
+final class SaveOutcomes {
+    var byID: [SpacePhoto.ID: SaveOutcome] = [:]
+}
+
+/// What happened to a photo with --save.
+enum SaveOutcome {
+    case saved(URL)
+    case notSaved(String)
+    case failed(String)
+}
+
+/// One line of the report: the photo and, with --save, what became of it.
+struct CatalogEntry: Encodable {
+    let photo: SpacePhoto
+    let outcome: SaveOutcome?
+
+    private enum ExtraKeys: String, CodingKey {
+        case saved, notSaved = "not_saved", saveError = "save_error"
+    }
+
+    /// The photo in the API's own field names, plus `saved`, `not_saved` or `save_error`.
+    func encode(to encoder: any Encoder) throws {
+        try photo.encode(to: encoder)
+        var extra = encoder.container(keyedBy: ExtraKeys.self)
+        switch outcome {
+        case .saved(let url): try extra.encode(url.path, forKey: .saved)
+        case .notSaved(let reason): try extra.encode(reason, forKey: .notSaved)
+        case .failed(let reason): try extra.encode(reason, forKey: .saveError)
+        case nil: break
+        }
+    }
+
+    static func json(_ entries: [CatalogEntry]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(["photos": entries]) + Data("\n".utf8)
+    }
+
+    /// `2024-01-02  image  Title  © Credit`, the link, and what --save did.
+    var text: String {
+        var lines = ["\(photo.day)  \(photo.mediaType.rawValue)  \(photo.title)" + (photo.copyright.map { "  © \($0)" } ?? "")]
+        lines.append("    \(photo.url.absoluteString)")
+        switch outcome {
+        case .saved(let url): lines.append("    saved \(url.path)")
+        case .notSaved(let reason): lines.append("    not saved: \(reason)")
+        case .failed(let reason): lines.append("    NOT SAVED: \(reason)")
+        case nil: break
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

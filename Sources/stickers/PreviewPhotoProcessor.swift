@@ -1,0 +1,69 @@
+import Foundation
+import Raster
+import StickerKit
+
+/// A stand-in for the engine's `PhotoProcessor` while the cut-out engine is being built, so the
+/// web app can be served and tested end to end: it decodes the photo (refusing what is not a
+/// readable JPEG or PNG, exactly as the engine will), uses the whole photo, scaled down, as the
+/// "sticker", and takes its colours from a coarse histogram. Replace it with `PhotoProcessor()`
+/// in `ServeCommand` once that exists.
+nonisolated struct PreviewPhotoProcessor: PhotoProcessing {
+    var maxDimension = 512
+    var colorCount = 5
+
+    @concurrent func process(data: Data) async throws -> ProcessedPhoto {
+        let decoded: Image
+        do {
+            decoded = try ImageDecoder.decode(data, maxDimension: maxDimension)
+        } catch {
+            throw PhotoProcessingError.unreadable(Self.reason(error))
+        }
+        try Task.checkCancellation()
+        let image = Self.shrunk(decoded, to: maxDimension)
+        let sticker = Sticker(image: image, mask: Mask(width: image.width, height: image.height, fill: 255))
+        return ProcessedPhoto(sticker: sticker, colorScheme: Self.colors(of: image, count: colorCount))
+    }
+
+    static func reason(_ error: ImageCodecError) -> String {
+        switch error {
+        case .empty: "the file is empty"
+        case .unsupportedFormat: "not a JPEG or PNG image"
+        case .truncated: "the file is truncated"
+        case .corrupt(let detail): "the file is corrupt (\(detail))"
+        case .tooLarge(let width, let height): "\(width)×\(height) is too many pixels"
+        case .encodingFailed(let detail): detail
+        }
+    }
+
+    /// Nearest-neighbour shrink: a preview, not the engine's resampling.
+    static func shrunk(_ image: Image, to maxDimension: Int) -> Image {
+        let longer = max(image.width, image.height)
+        guard longer > maxDimension else { return image }
+        let width = max(1, image.width * maxDimension / longer)
+        let height = max(1, image.height * maxDimension / longer)
+        var out = Image(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                out[x, y] = image[x * image.width / width, y * image.height / height]
+            }
+        }
+        return out
+    }
+
+    /// The heaviest cells of a 4×4×4 RGB histogram, each reported as its mean colour.
+    static func colors(of image: Image, count: Int) -> PhotoColorScheme {
+        var sums = [SIMD4<Double>](repeating: .zero, count: 64)
+        for y in stride(from: 0, to: image.height, by: 2) {
+            for x in stride(from: 0, to: image.width, by: 2) {
+                let p = image[x, y]
+                let cell = Int(p.r >> 6) << 4 | Int(p.g >> 6) << 2 | Int(p.b >> 6)
+                sums[cell] += SIMD4(Double(p.r), Double(p.g), Double(p.b), 1)
+            }
+        }
+        let top = sums.filter { $0.w > 0 }.sorted { $0.w > $1.w }.prefix(count)
+        let total = top.reduce(0) { $0 + $1.w }
+        return PhotoColorScheme(colors: top.map { s in
+            PaletteColor(red: UInt8(s.x / s.w), green: UInt8(s.y / s.w), blue: UInt8(s.z / s.w), weight: s.w / total)
+        })
+    }
+}

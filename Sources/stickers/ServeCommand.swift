@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import StickerApp
+import SpacePhotos
+import StickerKit
+import StickerWeb
+
+/// `stickers serve`: the web app (the GUI on Linux) on a local address.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the web app: sticker packs, colour schemes and space photos in a browser.",
+        discussion: """
+            Listens on 127.0.0.1 unless told otherwise: the app shows your photos and has no login, \
+            so expose it beyond this machine only on a network you trust. --port 0 picks a free port. \
+            Prints "Serving on http://HOST:PORT" once listening.
+            """
+    )
+
+    @Option(help: "A folder of photos offered by \"Use library photos\".")
+    var library: String?
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Base URL of the APOD-compatible API for the Space tab.", valueName: "URL"))
+    var catalogAPI: String?
+
+    @Option(help: "API key for the Space tab (default: $\(APODConfiguration.apiKeyVariable), else \(APODConfiguration.demoKey)).")
+    var catalogAPIKey: String?
+
+    @Flag(help: .hidden)
+    var preview = false
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+        if let catalogAPI, Self.apiURL(catalogAPI) == nil {
+            throw ValidationError("--catalog-api must be an http(s) URL, not \(catalogAPI)")
+        }
+    }
+
+    @MainActor func run() async throws {
+        var libraryURL: URL?
+        if let library {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: library, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw fail("library folder \(library) does not exist", ExitStatus.ioError)
+            }
+            libraryURL = URL(fileURLWithPath: library, isDirectory: true)
+        }
+        let configuration = WebConfiguration(host: host, port: port, library: libraryURL)
+        let model = StickerViewModel(processor: await Self.processor(preview: preview))
+        let session = StickerSession(model: model, library: libraryURL, limits: configuration.limits)
+        let host = host
+        let client = APODClient(configuration: APODConfiguration(
+            baseURL: catalogAPI.flatMap(Self.apiURL) ?? APODConfiguration.defaultBaseURL, apiKey: catalogAPIKey))
+        // Saved space photos go into the library, so "Use library photos" finds them.
+        let savedPhotos = libraryURL ?? FileManager.default.homeDirectoryForCurrentUser
+            .appendingPathComponent("Pictures/Stickers", isDirectory: true)
+        let sessions = WebSessions(
+            stickers: session,
+            colors: ColorSession(model: ColorSchemeModel(), stickers: session),
+            space: SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 12)),
+                                stickers: session)
+        )
+        let app = WebApplication.make(configuration: configuration, sessions: sessions) { port in
+            // Scripts wait for this line to learn the port (with --port 0): write it unbuffered.
+            FileHandle.standardOutput.write(Data("Serving on http://\(host):\(port)\n".utf8))
+        }
+        do {
+            try await app.runService()
+        } catch {
+            throw fail("cannot serve on \(host):\(port): \(error)", ExitStatus.ioError)
+        }
+    }
+
+    static func apiURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host != nil else { return nil }
+        return url
+    }
+
+    /// The sticker engine, or the preview stand-in when asked for (`--preview`, used by the
+    /// browser tests, which test the app rather than the engine) or when the engine cannot be had:
+    /// the app stays usable and says why on standard error.
+    private static func processor(preview: Bool) async -> any PhotoProcessing {
+        if preview { return PreviewPhotoProcessor() }
+        do {
+            return try await StickerEngine.photoProcessor(colorCount: 5, log: { printError($0) })
+        } catch {
+            printError("the sticker engine is unavailable (\(error)); serving previews: whole photos, no cut-out")
+            return PreviewPhotoProcessor()
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+
+/// The fake server's two routes: the API (`GET /planetary/apod`) and image bytes (`GET /image/…`).
+enum FakeAPODRoutes {
+    /// API keys that make the standalone server misbehave on purpose, for trying the CLI's errors
+    /// by hand (`stickers catalog --api … --api-key fake-429`).
+    static let keyedReplies: [String: FakeReply] = [
+        "fake-429": .rateLimited(retryAfter: "3600"),
+        "fake-500": .status(500, body: "Internal Server Error"),
+        "fake-malformed": .malformedJSON,
+        "fake-slow": .slow(.seconds(60)),
+        "fake-403": .status(
+            403, headers: ["Content-Type": "application/json"],
+            body: #"{"error":{"code":"API_KEY_INVALID","message":"An invalid api_key was supplied."}}"#),
+    ]
+
+    static func router(state: FakeAPODState) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("planetary/apod") { request, _ -> Response in
+            var query: [String: String] = [:]
+            for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
+            var reply = await state.nextAPIReply(query: query)
+            if reply == .normal, let key = query["api_key"], let keyed = keyedReplies[key] { reply = keyed }
+            return try await answerAPI(reply, query: query, base: origin(of: request))
+        }
+        router.get("image/**") { request, _ -> Response in
+            let path = request.uri.path
+            return try await answerImage(await state.nextImageReply(path: path), path: path)
+        }
+        return router
+    }
+
+    /// `http://host:port` as the client addressed us, so image links lead back here.
+    static func origin(of request: Request) -> String {
+        "http://\(request.head.authority ?? "127.0.0.1")"
+    }
+
+    static func answerAPI(_ reply: FakeReply, query: [String: String], base: String) async throws -> Response {
+        switch reply {
+        case .normal:
+            return normalAPIAnswer(query: query, base: base)
+        case .slow(let delay):
+            try await Task.sleep(for: delay)
+            return normalAPIAnswer(query: query, base: base)
+        case .items(let items):
+            let body = "[" + items.map { $0.replacingOccurrences(of: "{base}", with: base) }.joined(separator: ",") + "]"
+            return json(body)
+        case .malformedJSON:
+            return json(#"[{"date":"2024-01-01","title":"cut off"#)
+        default:
+            return answerCommon(reply)
+        }
+    }
+
+    /// The real API's behaviour for the parameters the client uses.
+    static func normalAPIAnswer(query: [String: String], base: String) -> Response {
+        if let count = query["count"] {
+            guard query["date"] == nil else { return apodError(400, "Bad Request: incompatible parameter count with date.") }
+            guard let n = Int(count), n > 0 else { return apodError(400, "Count must be positive and cannot be zero.") }
+            guard n <= 100 else { return apodError(400, "Count must not exceed 100.") }
+            return json(FakeAPODCatalog.page(count: n, base: base))
+        }
+        let day = query["date"] ?? FakeAPODCatalog.countStartDay
+        guard day.count == 10, day >= FakeAPODCatalog.firstDay else {
+            return apodError(400, "Date must be between Jun 16, 1995 and today: \(day).")
+        }
+        return json(FakeAPODCatalog.item(day: day, template: FakeAPODCatalog.templateIndex(forDay: day), base: base))
+    }
+
+    static func answerImage(_ reply: FakeReply, path: String) async throws -> Response {
+        let bytes = path.hasSuffix(".png") ? FakeAPODCatalog.pngBytes : FakeAPODCatalog.jpegBytes
+        let contentType = path.hasSuffix(".png") ? "image/png" : "image/jpeg"
+        switch reply {
+        case .normal:
+            return Response(
+                status: .ok, headers: [.contentType: contentType],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        case .slow(let delay):
+            // Half the image at once, the rest after the delay: a download caught mid-way.
+            let half = bytes.count / 2
+            return Response(
+                status: .ok, headers: [.contentType: contentType],
+                body: ResponseBody(contentLength: bytes.count) { writer in
+                    try await writer.write(ByteBuffer(bytes: bytes.prefix(half)))
+                    try await Task.sleep(for: delay)
+                    try await writer.write(ByteBuffer(bytes: bytes.dropFirst(half)))
+                    try await writer.finish(nil)
+                })
+        case .malformedJSON, .items:
+            return Response(
+                status: .ok, headers: [.contentType: "text/html"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "<html>not an image</html>")))
+        default:
+            return answerCommon(reply)
+        }
+    }
+
+    static func answerCommon(_ reply: FakeReply) -> Response {
+        switch reply {
+        case .status(let code, let headers, let body):
+            var fields = HTTPFields()
+            for (name, value) in headers {
+                if let name = HTTPFields.Element.Name(name) { fields[name] = value }
+            }
+            return Response(
+                status: .init(code: code), headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        case .rateLimited(let retryAfter):
+            var response = json(
+                #"{"error":{"code":"OVER_RATE_LIMIT","message":"You have exceeded your rate limit."}}"#,
+                status: .tooManyRequests)
+            if let retryAfter { response.headers[.retryAfter] = retryAfter }
+            return response
+        case .apiError(let status, let message):
+            return apodError(status, message)
+        default:
+            return json("[]")
+        }
+    }
+
+    static func apodError(_ status: Int, _ message: String) -> Response {
+        let body = try? JSONSerialization.data(
+            withJSONObject: ["code": status, "msg": message, "service_version": "v1"] as [String: Any])
+        return json(String(decoding: body ?? Data(), as: UTF8.self), status: .init(code: status))
+    }
+
+    static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+}

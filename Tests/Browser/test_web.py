@@ -1,0 +1,210 @@
+"""Browser tests of `stickers serve`, in headless Chromium through Selenium.
+
+usage: test_web.py URL UPLOADS_DIR SCREENSHOT_DIR
+Prints one line per test and a closing "N passed, N failed"; exits 1 on any failure.
+"""
+import os
+import sys
+import traceback
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+URL, UPLOADS, SCREENSHOTS = sys.argv[1], sys.argv[2], sys.argv[3]
+WAIT = 30  # seconds: an upper bound for a slow shared machine, never a performance assertion
+
+
+def make_driver():
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait(driver, condition, message):
+    return WebDriverWait(driver, WAIT).until(lambda d: condition(d), message)
+
+
+def fresh_page(driver):
+    """Empties the server's sticker tab, then loads the page."""
+    driver.get(URL + "/")
+    driver.execute_async_script(
+        "const done = arguments[0]; fetch('/api/stickers/photos', {method: 'DELETE'}).then(() => done());")
+    driver.get(URL + "/")
+    wait(driver, lambda d: d.find_element(By.ID, "progress-text").text == "No photos yet", "page did not load")
+
+
+def upload(driver, *names):
+    field = driver.find_element(By.ID, "upload")
+    driver.execute_script("arguments[0].hidden = false;", field)
+    field.send_keys("\n".join(os.path.join(UPLOADS, name) for name in names))
+
+
+def cards(driver, status):
+    return driver.find_elements(By.CSS_SELECTOR, f".card[data-status='{status}']")
+
+
+def image_loaded(driver, image):
+    return driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0;", image)
+
+
+def test_page_loads_with_three_tabs(driver):
+    fresh_page(driver)
+    assert driver.title == "Stickers"
+    tabs = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "nav [role=tab]")]
+    assert tabs == ["Stickers", "Colors", "Space"], tabs
+    assert driver.find_element(By.ID, "tab-stickers").is_displayed()
+    assert not driver.find_element(By.ID, "process").is_enabled(), "Process all enabled with no photos"
+    driver.find_element(By.ID, "tab-button-colors").click()
+    assert driver.find_element(By.ID, "tab-colors").is_displayed()
+    assert not driver.find_element(By.ID, "tab-stickers").is_displayed()
+    driver.find_element(By.ID, "tab-button-stickers").click()
+    assert driver.find_element(By.ID, "tab-stickers").is_displayed()
+
+
+def test_a_non_image_is_refused_with_a_clear_message(driver):
+    fresh_page(driver)
+    upload(driver, "notes.png")
+    message = wait(driver, lambda d: d.find_element(By.ID, "sticker-message").text, "no message shown")
+    assert "not a photo" in message, message
+    assert "error" in driver.find_element(By.ID, "sticker-message").get_attribute("class")
+    assert driver.find_elements(By.CSS_SELECTOR, ".card") == []
+
+
+def test_upload_process_and_see_stickers_and_the_invalid_photo(driver):
+    fresh_page(driver)
+    upload(driver, "sunset.png", "truncated.jpg")
+    wait(driver, lambda d: len(cards(d, "pending")) == 2, "two uploaded photos not shown as pending")
+    driver.find_element(By.ID, "process").click()
+    wait(driver, lambda d: d.find_element(By.ID, "progress-text").get_attribute("data-percent") == "100",
+         "progress never reached 100%")
+    assert driver.execute_script("return document.getElementById('progress').value;") == 1
+    assert driver.find_element(By.ID, "progress-text").text.startswith("2 / 2 done (100%)")
+
+    processed = wait(driver, lambda d: cards(d, "processed"), "no processed card")
+    sticker = processed[0].find_element(By.CSS_SELECTOR, "img.sticker")
+    wait(driver, lambda d: image_loaded(d, sticker), "sticker image did not render")
+    gradient = processed[0].find_element(By.CSS_SELECTOR, "img.gradient")
+    wait(driver, lambda d: image_loaded(d, gradient), "gradient image did not render")
+    assert len(processed[0].find_elements(By.CSS_SELECTOR, ".swatches span")) >= 2, "no colour swatches"
+
+    invalid = cards(driver, "invalid")
+    assert len(invalid) == 1, "the truncated photo is not flagged"
+    reason = invalid[0].find_element(By.CSS_SELECTOR, ".reason").text
+    assert "truncated" in reason or "unreadable" in reason or "corrupt" in reason, reason
+
+    carousel = driver.find_element(By.ID, "carousel")
+    assert carousel.is_displayed()
+    wait(driver, lambda d: image_loaded(d, d.find_element(By.ID, "carousel-sticker")), "carousel image missing")
+    assert not driver.find_element(By.ID, "cancel").is_enabled()
+    assert "disabled" not in driver.find_element(By.ID, "download").get_attribute("class")
+
+
+def test_library_photos_and_the_pack_download(driver):
+    fresh_page(driver)
+    driver.find_element(By.ID, "use-library").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == 2, "library photos not added")
+    names = [n.text for n in driver.find_elements(By.CSS_SELECTOR, ".card .name")]
+    assert names == ["ball", "broken"], names
+    upload(driver, "sunset.png")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == 3, "upload not added")
+    driver.find_element(By.ID, "process").click()
+    wait(driver, lambda d: len(cards(d, "processed")) == 2 and len(cards(d, "invalid")) == 1,
+         "library photos not processed")
+    caption = driver.find_element(By.ID, "carousel-caption").text
+    driver.find_element(By.ID, "carousel-next").click()
+    assert driver.find_element(By.ID, "carousel-caption").text != caption, "carousel did not move"
+    result = driver.execute_async_script("""
+        const done = arguments[0];
+        fetch(document.getElementById('download').href).then(async r => {
+          const bytes = new Uint8Array(await r.arrayBuffer());
+          done([r.status, r.headers.get('content-type'), bytes[0], bytes[1], bytes.length]);
+        });""")
+    assert result[0] == 200 and result[1] == "application/zip", result
+    assert (result[2], result[3]) == (0x50, 0x4B), "the pack is not a ZIP"
+    driver.execute_script("document.getElementById('upload').hidden = true; window.scrollTo(0, 0);")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SCREENSHOTS, "web-stickers.png"))
+
+
+def test_removing_a_photo(driver):
+    fresh_page(driver)
+    upload(driver, "sunset.png")
+    card = wait(driver, lambda d: cards(d, "pending"), "upload not shown")[0]
+    card.find_element(By.CSS_SELECTOR, "button.remove").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".card") == [], "photo not removed")
+    assert driver.find_element(By.ID, "progress-text").text == "No photos yet"
+
+
+def test_colors_extract_wheel_history_and_export(driver):
+    fresh_page(driver)
+    driver.find_element(By.ID, "tab-button-colors").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "colors-extract"), "colors tab not built")
+    field = driver.find_element(By.ID, "colors-upload")
+    driver.execute_script("arguments[0].hidden = false;", field)
+    field.send_keys(os.path.join(UPLOADS, "sunset.png"))
+    driver.execute_script("arguments[0].hidden = true;", field)
+    wait(driver, lambda d: d.find_element(By.ID, "colors-photo-name").text == "Photo: sunset", "photo not chosen")
+    count = driver.find_element(By.ID, "colors-count")
+    driver.execute_script("arguments[0].value = 4; arguments[0].dispatchEvent(new Event('input'));", count)
+    assert driver.find_element(By.ID, "colors-count-value").text == "4"
+    driver.find_element(By.ID, "colors-extract").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#colors-wheel .wedge")) >= 2, "no wedges drawn")
+    assert driver.find_element(By.ID, "colors-loading").get_attribute("hidden") is not None, "still loading"
+    chips = driver.find_elements(By.CSS_SELECTOR, "#colors-chips .chip")
+    assert 2 <= len(chips) <= 4, len(chips)
+    history = driver.find_elements(By.CSS_SELECTOR, "#colors-history li[data-id]")
+    assert len(history) == 1 and "sunset · 4" in history[0].text, [h.text for h in history]
+    history[0].find_element(By.CSS_SELECTOR, "button.favorite").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#colors-favorites li[data-id]"), "favourite not added")
+    select = driver.find_element(By.ID, "colors-format")
+    driver.execute_script("arguments[0].value = 'gpl'; arguments[0].dispatchEvent(new Event('change'));", select)
+    wait(driver, lambda d: d.find_element(By.ID, "colors-export").text.startswith("GIMP Palette"), "no GPL preview")
+    assert "format=gpl" in driver.find_element(By.ID, "colors-download").get_attribute("href")
+    driver.execute_script("window.scrollTo(0, 0);")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(SCREENSHOTS, "web-colors.png"))
+
+
+def test_colors_refuses_a_non_image(driver):
+    fresh_page(driver)
+    driver.find_element(By.ID, "tab-button-colors").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "colors-upload"), "colors tab not built")
+    field = driver.find_element(By.ID, "colors-upload")
+    driver.execute_script("arguments[0].hidden = false;", field)
+    field.send_keys(os.path.join(UPLOADS, "notes.png"))
+    message = wait(driver, lambda d: d.find_element(By.ID, "colors-message").text, "no message")
+    assert "not a photo" in message, message
+
+
+def main():
+    tests = [(name, f) for name, f in globals().items() if name.startswith("test_") and callable(f)]
+    passed = failed = 0
+    driver = make_driver()
+    try:
+        for name, test in tests:
+            try:
+                test(driver)
+                passed += 1
+                print(f"ok   {name}", flush=True)
+            except Exception:
+                failed += 1
+                print(f"FAIL {name}", flush=True)
+                traceback.print_exc()
+                try:
+                    driver.save_screenshot(os.path.join("/tmp", f"failed-{name}.png"))
+                except Exception:
+                    pass
+    finally:
+        driver.quit()
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

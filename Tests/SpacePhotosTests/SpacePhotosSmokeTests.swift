@@ -1,6 +1,0 @@
-import Testing
-@testable import SpacePhotos
-
-@Test func moduleBuilds() {
-    #expect(Bool(true))
-}

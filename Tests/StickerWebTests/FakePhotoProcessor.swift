@@ -1,0 +1,39 @@
+import Foundation
+import Raster
+import StickerKit
+import Synchronization
+
+/// A processor for the web tests: any JPEG or PNG bytes become a small red sticker, except bytes
+/// containing "corrupt", which are unreadable. It can hold every call until the test opens its
+/// gate, so a test decides when a batch ends.
+final class FakePhotoProcessor: PhotoProcessing {
+    private let gate: Mutex<Bool>
+    private let callCount = Mutex(0)
+
+    init(gateOpen: Bool = true) {
+        gate = Mutex(gateOpen)
+    }
+
+    var calls: Int { callCount.withLock { $0 } }
+
+    func openGate() { gate.withLock { $0 = true } }
+
+    func process(data: Data) async throws -> ProcessedPhoto {
+        callCount.withLock { $0 += 1 }
+        // Polls the gate: a test-only wait that notices cancellation promptly.
+        while !gate.withLock({ $0 }) {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        if data.range(of: Data("corrupt".utf8)) != nil {
+            throw PhotoProcessingError.unreadable("the file is truncated")
+        }
+        let image = Image(width: 3, height: 2, fill: RGBA8(r: 200, g: 30, b: 30))
+        return ProcessedPhoto(
+            sticker: Sticker(image: image, mask: Mask(width: 3, height: 2, fill: 255)),
+            colorScheme: PhotoColorScheme(colors: [
+                PaletteColor(red: 200, green: 30, blue: 30, weight: 0.75),
+                PaletteColor(red: 20, green: 20, blue: 90, weight: 0.25),
+            ])
+        )
+    }
+}
