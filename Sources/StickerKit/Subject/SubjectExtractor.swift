@@ -31,12 +31,7 @@ public struct SubjectExtractor: Sendable {
     /// A small subject in a large frame can look unsure to a 320 px network. When the first look
     /// finds one compact candidate region, the network looks again at a crop around it; the candidate
     /// is accepted only if that closer look is clearly confident (stricter than the first test).
-    public var closerPresence: SubjectPresence = {
-        var p = SubjectPresence()
-        p.minimumCoreFraction = 0.02
-        p.minimumRegionConfidence = 0.85
-        return p
-    }()
+    public var closerPresence = SubjectPresence(minimumCoreFraction: 0.02, minimumRegionConfidence: 0.85)
 
     public init(predictor: any SaliencyPredicting, style: StickerStyle = StickerStyle()) {
         self.predictor = predictor
@@ -135,6 +130,7 @@ public struct SubjectExtractor: Sendable {
     /// whole-frame plane (zero elsewhere), or nil when there is no compact candidate or the closer
     /// look is not confident either.
     private func closerLook(at first: Plane, in work: ColorPlanes) async throws(SubjectExtractionError) -> Plane? {
+        let presence = self.presence, closerPresence = self.closerPresence, predictor = self.predictor
         let evidence = presence.evidence(in: first)
         guard evidence.peak >= presence.minimumPeak, evidence.regionFraction >= presence.minimumRegionFraction,
               evidence.regionFraction <= 0.25 else { return nil }
