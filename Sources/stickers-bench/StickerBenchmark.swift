@@ -16,12 +16,14 @@ let stickerSuite = BenchmarkSuite(name: "sticker", summary: "cut-out of a 12 MP 
 
     // Stage shares: the extractor reports each stage's duration; keep the median per stage.
     let recorded = Mutex<[String: [Duration]]>([:])
+    let recordedCPU = Mutex<[String: [Duration]]>([:])
     let order = Mutex<[String]>([])
     let decode = try await measure("decode (full size, oriented)", iterations: 3) { _ = try ImageDecoder.decode(jpeg) }
     for _ in 0..<3 {
-        _ = try await extractor.extractSubject(from: image) { stage, duration in
-            recorded.withLock { $0[stage, default: []].append(duration) }
-            order.withLock { if !$0.contains(stage) { $0.append(stage) } }
+        _ = try await extractor.extractSubject(from: image) { stage in
+            recorded.withLock { $0[stage.name, default: []].append(stage.wall) }
+            recordedCPU.withLock { $0[stage.name, default: []].append(stage.cpu) }
+            order.withLock { if !$0.contains(stage.name) { $0.append(stage.name) } }
         }
     }
     let sticker = try await extractor.extractSubject(from: image)
@@ -29,16 +31,18 @@ let stickerSuite = BenchmarkSuite(name: "sticker", summary: "cut-out of a 12 MP 
         _ = try ImageEncoder.png(sticker.image)
         _ = try ImageEncoder.png(sticker.mask)
     }
-    var stages: [(String, Double)] = [("decode", decode.medianMilliseconds)]
+    var stages: [(String, Double, Double?)] = [("decode", decode.medianMilliseconds, nil)]
     for stage in order.withLock({ $0 }) {
-        let samples = recorded.withLock { $0[stage] ?? [] }
-        stages.append((stage, Timing(samples: samples).medianMilliseconds))
+        let wall = recorded.withLock { $0[stage] ?? [] }, cpu = recordedCPU.withLock { $0[stage] ?? [] }
+        stages.append((stage, Timing(samples: wall).medianMilliseconds, Timing(samples: cpu).medianMilliseconds))
     }
-    stages.append(("encode PNG", encode.medianMilliseconds))
+    stages.append(("encode PNG", encode.medianMilliseconds, nil))
     let total = stages.reduce(0) { $0 + $1.1 }
-    print("  stage shares (medians of 3):")
-    for (name, ms) in stages {
-        print("    \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(String(format: "%8.1f ms  %5.1f%%", ms, 100 * ms / total))")
+    let cutOutCPU = stages.compactMap(\.2).reduce(0, +)
+    print("  stage shares (medians of 3; cpu = process CPU time, all threads):")
+    for (name, ms, cpu) in stages {
+        let cpuText = cpu.map { String(format: "   cpu %8.1f ms  %5.1f%% of the cut-out", $0, 100 * $0 / cutOutCPU) } ?? ""
+        print("    \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(String(format: "%8.1f ms  %5.1f%%", ms, 100 * ms / total))\(cpuText)")
     }
     print("    \("sum".padding(toLength: 14, withPad: " ", startingAt: 0)) \(String(format: "%8.1f ms", total))")
 

@@ -72,8 +72,14 @@ struct StickerCommand: AsyncParsableCommand {
         } catch let error as ImageCodecError {
             throw fail("cannot encode the sticker: \(error)", ExitStatus.ioError)
         }
-        if gradient != nil {
-            printError("--gradient: not yet available in this build; wrote the sticker only")
+        if let gradient {
+            // The gradient runs through the subject's own colours.
+            let thumbnail = photo.downsampled(toFit: 256)
+            let scheme = ColorExtractor().extractColors(from: thumbnail, count: 5, mask: sticker.mask)
+            let picture = GradientSticker().render(sticker.image, colors: scheme.colors)
+            do { try write(ImageEncoder.png(picture), to: gradient) } catch let error as ImageCodecError {
+                throw fail("cannot encode the gradient picture: \(error)", ExitStatus.ioError)
+            }
         }
     }
 

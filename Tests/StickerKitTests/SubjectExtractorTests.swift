@@ -72,3 +72,36 @@ import Raster
     #expect(cut.mask.width == 300 && cut.mask.height == 200)
     #expect(intersectionOverUnion(cut.mask, scene.truth) > 0.95)
 }
+
+/// Unsure (values around 0.65) on the whole frame, the contrast saliency on anything smaller: how a
+/// 320 px network sees a small subject in a large photo.
+private struct ShortSightedSaliency: SaliencyPredicting {
+    let frameWidth: Int
+    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+        var plane = try await ContrastSaliency().saliency(of: image)
+        if image.width == frameWidth { plane.values = plane.values.map { $0 * 0.65 } }
+        return plane
+    }
+}
+
+@Test func aSmallSubjectTheFirstLookDoubtsIsFoundByACloserLook() async throws {
+    let scene = SubjectScenes.disc(width: 400, height: 240, centerX: 250, centerY: 110, radius: 18)
+    let extractor = SubjectExtractor(predictor: ShortSightedSaliency(frameWidth: 400))
+    let cut = try await extractor.cutOut(from: scene.image)
+    #expect(cut.mask.width == 400 && cut.mask.height == 240)
+    #expect(intersectionOverUnion(cut.mask, scene.truth) > 0.9)
+}
+
+@Test func unsureEverywhereStaysNoSubjectAfterACloserLook() async {
+    struct Unsure: SaliencyPredicting {
+        func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+            var plane = try await ContrastSaliency().saliency(of: image)
+            plane.values = plane.values.map { $0 * 0.65 }
+            return plane
+        }
+    }
+    let scene = SubjectScenes.disc(width: 400, height: 240, centerX: 250, centerY: 110, radius: 18)
+    await #expect(throws: SubjectExtractionError.noClearSubject) {
+        _ = try await SubjectExtractor(predictor: Unsure()).cutOut(from: scene.image)
+    }
+}

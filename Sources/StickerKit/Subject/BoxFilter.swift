@@ -40,20 +40,23 @@ struct BoxFilter: Sendable {
                 }
             }
         }
+        // Vertical running sums in place: the rows a sum must drop have been overwritten by then,
+        // so the last r+1 rows' horizontal sums are kept in a small ring (row y−r−1 shares y's slot).
         var sums = [Float](repeating: 0, count: w)
-        var column = [Float](repeating: 0, count: h * w)
+        let slots = r + 1
+        var ring = [Float](repeating: 0, count: slots * w)
         out.withUnsafeMutableBufferPointer { buf in
-            column.withUnsafeMutableBufferPointer { tmp in
-                for x in 0..<w { sums[x] = 0 }
+            ring.withUnsafeMutableBufferPointer { keep in
                 for y in 0..<min(r, h) { for x in 0..<w { sums[x] += buf[y * w + x] } }
                 for y in 0..<h {
                     if y + r < h { let row = (y + r) * w; for x in 0..<w { sums[x] += buf[row + x] } }
-                    if y - r - 1 >= 0 { let row = (y - r - 1) * w; for x in 0..<w { sums[x] -= buf[row + x] } }
-                    let inv = inverseRowCounts[y], row = y * w
-                    for x in 0..<w { tmp[row + x] = sums[x] * inv }
+                    let slot = (y % slots) * w, row = y * w
+                    if y - r - 1 >= 0 { for x in 0..<w { sums[x] -= keep[slot + x] } }
+                    for x in 0..<w { keep[slot + x] = buf[row + x] }
+                    let inv = inverseRowCounts[y]
+                    for x in 0..<w { buf[row + x] = sums[x] * inv }
                 }
             }
         }
-        out = column
     }
 }

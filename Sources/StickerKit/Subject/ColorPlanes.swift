@@ -100,6 +100,16 @@ extension ColorPlanes {
         return ColorPlanes(width: w, height: h, red: red, green: green, blue: blue)
     }
 
+    /// A rectangle of the planes.
+    func cropped(x: Int, y: Int, width w: Int, height h: Int) -> ColorPlanes {
+        func crop(_ plane: [Float]) -> [Float] {
+            var out = [Float](); out.reserveCapacity(w * h)
+            for row in y..<(y + h) { out.append(contentsOf: plane[(row * width + x)..<(row * width + x + w)]) }
+            return out
+        }
+        return ColorPlanes(width: w, height: h, red: crop(red), green: crop(green), blue: crop(blue))
+    }
+
     /// Back to an opaque RGBA8 image (for the saliency predictor).
     var image: Image {
         let n = width * height

@@ -31,16 +31,34 @@ struct FullResolution {
         let w = image.width, h = image.height, sw = alpha.width
         let xs = Axis(from: alpha.width, to: w, factor: factor), ys = Axis(from: alpha.height, to: h, factor: factor)
         var values = [UInt8](repeating: 0, count: w * h)
+        // Each working row is stretched horizontally once (two cached), then output rows blend two.
+        var upper = [Float](repeating: 0, count: w), lower = upper
+        var upperRow = -1, lowerRow = -1
         alpha.values.withUnsafeBufferPointer { a in
+            func stretch(_ row: Int, into line: inout [Float]) {
+                let base = row * sw
+                line.withUnsafeMutableBufferPointer { out in
+                    for x in 0..<w {
+                        let v0 = a[base + Int(xs.lower[x])], v1 = a[base + Int(xs.upper[x])]
+                        out[x] = (v0 + (v1 - v0) * xs.weight[x]) * 255
+                    }
+                }
+            }
             values.withUnsafeMutableBufferPointer { out in
                 for y in 0..<h {
-                    let r0 = Int(ys.lower[y]) * sw, r1 = Int(ys.upper[y]) * sw, wy = ys.weight[y]
+                    let r0 = Int(ys.lower[y]), r1 = Int(ys.upper[y]), wy = ys.weight[y]
+                    if r0 != upperRow {
+                        if r0 == lowerRow { swap(&upper, &lower); swap(&upperRow, &lowerRow) }
+                        else { stretch(r0, into: &upper); upperRow = r0 }
+                    }
+                    if r1 != lowerRow { stretch(r1, into: &lower); lowerRow = r1 }
                     let row = y * w
-                    for x in 0..<w {
-                        let x0 = Int(xs.lower[x]), x1 = Int(xs.upper[x]), wx = xs.weight[x]
-                        let top = a[r0 + x0] + (a[r0 + x1] - a[r0 + x0]) * wx
-                        let bottom = a[r1 + x0] + (a[r1 + x1] - a[r1 + x0]) * wx
-                        out[row + x] = UInt8((top + (bottom - top) * wy) * 255 + 0.5)
+                    upper.withUnsafeBufferPointer { top in
+                        lower.withUnsafeBufferPointer { bottom in
+                            for x in 0..<w {
+                                out[row + x] = UInt8(top[x] + (bottom[x] - top[x]) * wy + 0.5)
+                            }
+                        }
                     }
                 }
             }

@@ -19,28 +19,30 @@ struct GuidedFilter: Sendable {
             for i in 0..<n { out[i] = x[i] * y[i] }
             return box.mean(out)
         }
-        let rp = product(r, p), gp = product(g, p), bp = product(b, p)
-        let rr = product(r, r), rg = product(r, g), rb = product(r, b)
-        let gg = product(g, g), gb = product(g, b), bb = product(b, b)
-
-        // Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I).
-        var ar = [Float](repeating: 0, count: n), ag = ar, ab = ar, bias = ar
-        let eps = epsilon
-        for i in 0..<n {
-            let mri = mr[i], mgi = mg[i], mbi = mb[i], mpi = mp[i]
-            let cr = rp[i] - mri * mpi, cg = gp[i] - mgi * mpi, cb = bp[i] - mbi * mpi
-            let s00 = rr[i] - mri * mri + eps, s01 = rg[i] - mri * mgi, s02 = rb[i] - mri * mbi
-            let s11 = gg[i] - mgi * mgi + eps, s12 = gb[i] - mgi * mbi, s22 = bb[i] - mbi * mbi + eps
-            // Inverse of the symmetric 3×3 by cofactors.
-            let c00 = s11 * s22 - s12 * s12, c01 = s02 * s12 - s01 * s22, c02 = s01 * s12 - s02 * s11
-            let c11 = s00 * s22 - s02 * s02, c12 = s01 * s02 - s00 * s12, c22 = s00 * s11 - s01 * s01
-            let det = s00 * c00 + s01 * c01 + s02 * c02
-            let inv = det != 0 ? 1 / det : 0
-            let a0 = (c00 * cr + c01 * cg + c02 * cb) * inv
-            let a1 = (c01 * cr + c11 * cg + c12 * cb) * inv
-            let a2 = (c02 * cr + c12 * cg + c22 * cb) * inv
-            ar[i] = a0; ag[i] = a1; ab[i] = a2
-            bias[i] = mpi - a0 * mri - a1 * mgi - a2 * mbi
+        // The window coefficients overwrite the means they are made from, pixel by pixel, and the
+        // second-order moments are dropped before smoothing: fewer planes alive at once.
+        var ar = product(r, p), ag = product(g, p), ab = product(b, p), bias = mp
+        do {
+            let rr = product(r, r), rg = product(r, g), rb = product(r, b)
+            let gg = product(g, g), gb = product(g, b), bb = product(b, b)
+            // Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I).
+            let eps = epsilon
+            for i in 0..<n {
+                let mri = mr[i], mgi = mg[i], mbi = mb[i], mpi = mp[i]
+                let cr = ar[i] - mri * mpi, cg = ag[i] - mgi * mpi, cb = ab[i] - mbi * mpi
+                let s00 = rr[i] - mri * mri + eps, s01 = rg[i] - mri * mgi, s02 = rb[i] - mri * mbi
+                let s11 = gg[i] - mgi * mgi + eps, s12 = gb[i] - mgi * mbi, s22 = bb[i] - mbi * mbi + eps
+                // Inverse of the symmetric 3×3 by cofactors.
+                let c00 = s11 * s22 - s12 * s12, c01 = s02 * s12 - s01 * s22, c02 = s01 * s12 - s02 * s11
+                let c11 = s00 * s22 - s02 * s02, c12 = s01 * s02 - s00 * s12, c22 = s00 * s11 - s01 * s01
+                let det = s00 * c00 + s01 * c01 + s02 * c02
+                let inv = det != 0 ? 1 / det : 0
+                let a0 = (c00 * cr + c01 * cg + c02 * cb) * inv
+                let a1 = (c01 * cr + c11 * cg + c12 * cb) * inv
+                let a2 = (c02 * cr + c12 * cg + c22 * cb) * inv
+                ar[i] = a0; ag[i] = a1; ab[i] = a2
+                bias[i] = mpi - a0 * mri - a1 * mgi - a2 * mbi
+            }
         }
         let mar = box.mean(ar), mag = box.mean(ag), mab = box.mean(ab), mbias = box.mean(bias)
         var q = [Float](repeating: 0, count: n)

@@ -19,6 +19,11 @@ public struct SubjectPresence: Sendable, Hashable {
 
     public init() {}
 
+    public init(minimumCoreFraction: Float, minimumRegionConfidence: Float) {
+        self.minimumCoreFraction = minimumCoreFraction
+        self.minimumRegionConfidence = minimumRegionConfidence
+    }
+
     /// Statistics of one saliency map, for the decision and for diagnostics.
     public struct Evidence: Sendable, Hashable {
         public var peak: Float
