@@ -20,36 +20,44 @@ public struct GradientSticker: Sendable {
         let stops = colors.isEmpty ? [SIMD3<Float>(255, 255, 255)] : colors.map {
             SIMD3<Float>(Float($0.red), Float($0.green), Float($0.blue))
         }
-        // Blend in linear light so mid-gradient colours do not go muddy.
-        let linearStops = stops.map { $0.srgbToLinear }
+        // Blend in linear light so mid-gradient colours do not go muddy. The background depends only
+        // on x + y: one linear colour per diagonal, computed once.
+        let linearStops = stops.map { SIMD3<Float>(SRGB.toLinear(UInt8($0.x)), SRGB.toLinear(UInt8($0.y)), SRGB.toLinear(UInt8($0.z))) }
         let span = Float(max(width + height - 2, 1))
+        let diagonals = (0..<max(width + height - 1, 1)).map { Self.sample(linearStops, at: Float($0) / span) }
+        let diagonalCodes = diagonals.map(Self.encode)
 
         canvas.pixels.withUnsafeMutableBufferPointer { out in
             sticker.pixels.withUnsafeBufferPointer { src in
                 for y in 0..<height {
                     for x in 0..<width {
-                        let t = Float(x + y) / span
-                        var color = Self.sample(linearStops, at: t)
+                        var code = diagonalCodes[x + y]
                         let sx = x - margin, sy = y - margin
                         if sx >= 0, sy >= 0, sx < sticker.width, sy < sticker.height {
                             let s = (sy * sticker.width + sx) * 4
-                            let alpha = Float(src[s + 3]) / 255
-                            if alpha > 0 {
-                                let top = SIMD3<Float>(Float(src[s]), Float(src[s + 1]), Float(src[s + 2])).srgbToLinear
-                                color = color * (1 - alpha) + top * alpha
+                            let alpha = src[s + 3]
+                            if alpha == 255 {
+                                code = SIMD3(src[s], src[s + 1], src[s + 2])
+                            } else if alpha > 0 {
+                                let a = Float(alpha) / 255
+                                let top = SIMD3<Float>(SRGB.toLinear(src[s]), SRGB.toLinear(src[s + 1]), SRGB.toLinear(src[s + 2]))
+                                code = Self.encode(diagonals[x + y] * (1 - a) + top * a)
                             }
                         }
-                        let srgb = color.linearToSRGB
                         let o = (y * width + x) * 4
-                        out[o] = UInt8(srgb.x.rounded())
-                        out[o + 1] = UInt8(srgb.y.rounded())
-                        out[o + 2] = UInt8(srgb.z.rounded())
+                        out[o] = code.x
+                        out[o + 1] = code.y
+                        out[o + 2] = code.z
                         out[o + 3] = 255
                     }
                 }
             }
         }
         return canvas
+    }
+
+    private static func encode(_ linear: SIMD3<Float>) -> SIMD3<UInt8> {
+        SIMD3(SRGB.encode8(Double(linear.x)), SRGB.encode8(Double(linear.y)), SRGB.encode8(Double(linear.z)))
     }
 
     private static func sample(_ stops: [SIMD3<Float>], at t: Float) -> SIMD3<Float> {
@@ -60,26 +68,3 @@ public struct GradientSticker: Sendable {
         return stops[index] * (1 - f) + stops[index + 1] * f
     }
 }
-
-private extension SIMD3<Float> {
-    /// 0…255 sRGB to 0…1 linear light.
-    var srgbToLinear: SIMD3<Float> {
-        let c = self / 255
-        return SIMD3(c.x.srgbChannelToLinear, c.y.srgbChannelToLinear, c.z.srgbChannelToLinear)
-    }
-
-    /// 0…1 linear light to 0…255 sRGB.
-    var linearToSRGB: SIMD3<Float> {
-        SIMD3(x.linearChannelToSRGB, y.linearChannelToSRGB, z.linearChannelToSRGB) * 255
-    }
-}
-
-private extension Float {
-    var srgbChannelToLinear: Float { self <= 0.04045 ? self / 12.92 : pow((self + 0.055) / 1.055, 2.4) }
-    var linearChannelToSRGB: Float {
-        let v = Swift.min(Swift.max(self, 0), 1)
-        return v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
-    }
-}
-
-import Foundation
