@@ -94,8 +94,12 @@ public struct ModelStore: Sendable {
             return overrideURL
         }
         if FileManager.default.fileExists(atPath: cachedFileURL.path) {
+            // Hashing 4.5 MB costs tens of milliseconds on every command: skip it while the file
+            // is the very one verified before (same size and modification time, same digest).
+            if verifiedStamp() == currentStamp() { return cachedFileURL }
             do {
                 try verify(cachedFileURL)
+                writeVerifiedStamp()
                 return cachedFileURL
             } catch {
                 log("the cached model is corrupt (\(error)); fetching it again")
@@ -130,6 +134,7 @@ public struct ModelStore: Sendable {
         } catch {
             throw .unavailable("cannot write \(cachedFileURL.path): \(error.localizedDescription)")
         }
+        writeVerifiedStamp()
         log("model stored at \(cachedFileURL.path)")
         return cachedFileURL
     }
@@ -144,6 +149,24 @@ public struct ModelStore: Sendable {
         guard digest == model.sha256 else {
             throw .corrupt("\(url.path) has SHA-256 \(digest), expected \(model.sha256)")
         }
+    }
+
+    private var stampURL: URL { cachedFileURL.appendingPathExtension("verified") }
+
+    /// Size, modification time and expected digest of the cached file as it is now.
+    private func currentStamp() -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: cachedFileURL.path),
+              let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date else { return nil }
+        return "\(size) \(modified.timeIntervalSince1970) \(model.sha256)"
+    }
+
+    private func verifiedStamp() -> String? {
+        try? String(contentsOf: stampURL, encoding: .utf8)
+    }
+
+    private func writeVerifiedStamp() {
+        guard let stamp = currentStamp() else { return }
+        try? Data(stamp.utf8).write(to: stampURL, options: .atomic)
     }
 
     /// What a person can run when fetching is impossible here.
