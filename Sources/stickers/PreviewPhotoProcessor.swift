@@ -16,23 +16,12 @@ nonisolated struct PreviewPhotoProcessor: PhotoProcessing {
         do {
             decoded = try ImageDecoder.decode(data, maxDimension: maxDimension)
         } catch {
-            throw PhotoProcessingError.unreadable(Self.reason(error))
+            throw PhotoProcessingError.unreadable(error.explanation)
         }
         try Task.checkCancellation()
         let image = Self.shrunk(decoded, to: maxDimension)
         let sticker = Sticker(image: image, mask: Mask(width: image.width, height: image.height, fill: 255))
         return ProcessedPhoto(sticker: sticker, colorScheme: Self.colors(of: image, count: colorCount))
-    }
-
-    static func reason(_ error: ImageCodecError) -> String {
-        switch error {
-        case .empty: "the file is empty"
-        case .unsupportedFormat: "not a JPEG or PNG image"
-        case .truncated: "the file is truncated"
-        case .corrupt(let detail): "the file is corrupt (\(detail))"
-        case .tooLarge(let width, let height): "\(width)×\(height) is too many pixels"
-        case .encodingFailed(let detail): detail
-        }
     }
 
     /// Nearest-neighbour shrink: a preview, not the engine's resampling.
