@@ -86,13 +86,15 @@ let package = Package(
             dependencies: ["StickerApp", "NeuralNet", "Raster"],
             swiftSettings: concurrency
         ),
+        // Test doubles' shared helpers (a lock ThreadSanitizer can see).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: concurrency),
         .testTarget(
             name: "RasterTests",
             dependencies: ["Raster"],
             exclude: ["Fixtures"],  // read through #filePath; excluded so SwiftPM does not bundle them
             swiftSettings: concurrency
         ),
-        .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet"], exclude: ["Fixtures"], swiftSettings: concurrency),
+        .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet", "TestSupport"], exclude: ["Fixtures"], swiftSettings: concurrency),
         .testTarget(
             name: "StickerKitTests", dependencies: ["StickerKit"],
             resources: [.copy("Fixtures")], swiftSettings: concurrency
@@ -114,15 +116,15 @@ let package = Package(
             path: "Tests/FakeAPODServer",
             swiftSettings: concurrency
         ),
-        .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos", "APODTestServer"], swiftSettings: concurrency),
+        .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos", "APODTestServer", "TestSupport"], swiftSettings: concurrency),
         .testTarget(
             name: "StickerAppTests",
-            dependencies: ["StickerApp", "APODTestServer"],
+            dependencies: ["StickerApp", "APODTestServer", "TestSupport"],
             swiftSettings: mainActorByDefault
         ),
         .testTarget(
             name: "StickerWebTests",
-            dependencies: ["StickerWeb", "APODTestServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: ["StickerWeb", "APODTestServer", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: concurrency
         ),
     ],

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TestSupport
 import Testing
 @testable import NeuralNet
 
@@ -95,7 +95,7 @@ import Testing
 
 /// Collects log lines from a @Sendable callback.
 final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }

@@ -1,11 +1,11 @@
 import APODTestServer
 import Foundation
 import SpacePhotos
-import Synchronization
+import TestSupport
 
 /// Collects what the client logs and how long it was told to sleep, so retries cost no time.
 final class Recorder: Sendable {
-    private let state = Mutex<(sleeps: [Duration], log: [String])>(([], []))
+    private let state = Locked<(sleeps: [Duration], log: [String])>(([], []))
 
     var sleeps: [Duration] { state.withLock { $0.sleeps } }
     var log: [String] { state.withLock { $0.log } }

@@ -2,7 +2,7 @@ import Foundation
 import Observation
 import Raster
 import StickerKit
-import Synchronization
+import TestSupport
 import Testing
 @testable import StickerApp
 
@@ -13,7 +13,7 @@ nonisolated final class FakeColorSchemeExtractor: ColorSchemeExtracting {
         var requestedCounts: [Int] = []
         var gateOpen = true
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(gateOpen: Bool = true) { state.withLock { $0.gateOpen = gateOpen } }
 
@@ -53,7 +53,7 @@ nonisolated final class FakeColorSchemeExtractor: ColorSchemeExtracting {
         model.photo = photo("a", "A photo")
         // Observation reports the first change to isExtracting; note whether the extractor had
         // been called by then (it must not have been: the flag is set before the first await).
-        let callsWhenFlagged = Mutex<Int?>(nil)
+        let callsWhenFlagged = Locked<Int?>(nil)
         withObservationTracking { _ = model.isExtracting } onChange: {
             callsWhenFlagged.withLock { $0 = extractor.calls }
         }

@@ -1,13 +1,13 @@
 import Foundation
 import Raster
 import StickerKit
-import Synchronization
+import TestSupport
 @testable import StickerApp
 
 /// A processor for model tests: counts its calls, treats bytes starting with "bad" as unreadable,
 /// and can hold every call until the test opens its gate — so a test decides exactly when work ends.
 nonisolated final class FakePhotoProcessor: PhotoProcessing {
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private struct State {
         var calls = 0
         var running = 0

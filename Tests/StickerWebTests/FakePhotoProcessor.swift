@@ -1,17 +1,17 @@
 import Foundation
 import Raster
 import StickerKit
-import Synchronization
+import TestSupport
 
 /// A processor for the web tests: any JPEG or PNG bytes become a small red sticker, except bytes
 /// containing "corrupt", which are unreadable. It can hold every call until the test opens its
 /// gate, so a test decides when a batch ends.
 final class FakePhotoProcessor: PhotoProcessing {
-    private let gate: Mutex<Bool>
-    private let callCount = Mutex(0)
+    private let gate: Locked<Bool>
+    private let callCount = Locked(0)
 
     init(gateOpen: Bool = true) {
-        gate = Mutex(gateOpen)
+        gate = Locked(gateOpen)
     }
 
     var calls: Int { callCount.withLock { $0 } }
