@@ -1,4 +1,5 @@
 import Foundation
+import StickerKit
 
 /// Reads a selected photo's bytes off the main actor, refusing files too large to be a photo.
 nonisolated struct PhotoDataLoader: Sendable {
@@ -33,12 +34,8 @@ nonisolated struct PhotoDataLoader: Sendable {
 
     private static func reason(_ error: any Error) -> String {
         let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
         if ns.domain == NSCocoaErrorDomain, ns.code == NSFileReadNoSuchFileError { return "no such file" }
-        return ns.localizedDescription
+        return AtomicFileWriter.reason(error)
     }
 }
 

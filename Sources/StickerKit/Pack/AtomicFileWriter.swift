@@ -10,6 +10,7 @@ public enum AtomicFileWriter {
         let temporary = directory.appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).partial")
         do {
             try produce(temporary)
+            // The last moment to give up: after the rename the file is complete and in place.
             try Task.checkCancellation()
             guard rename(temporary.path, destination.path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [
@@ -23,7 +24,28 @@ public enum AtomicFileWriter {
         }
     }
 
+    /// Writes `data` and flushes it to the disk before the rename, so a crash right after cannot
+    /// leave a complete-looking but empty file.
     public static func write(_ data: Data, to destination: URL) throws {
-        try write(to: destination) { temporary in try data.write(to: temporary) }
+        try write(to: destination) { temporary in
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
+            }
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+        }
+    }
+
+    /// The POSIX reason inside a Foundation file error ("Permission denied", "No such file or
+    /// directory"), else its description: what a person needs to hear.
+    public static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return nsError.localizedDescription
     }
 }
