@@ -9,12 +9,15 @@ public final class InferenceSession {
     public let instructionSet: InstructionSet
     /// Convolution scratch of this session's task, reused across steps and runs.
     private var scratch: WinogradScratch
+    /// Scratch of the `threads − 1` helper tasks a split convolution lends out, kept across layers.
+    private var helperScratch: [WinogradScratch]
 
     public init(network: NeuralNetwork, threads: Int = 1, instructionSet: InstructionSet = .best) {
         self.network = network
         self.threads = max(1, threads)
         self.instructionSet = instructionSet.resolved
         self.scratch = WinogradScratch(instructionSet: instructionSet)
+        self.helperScratch = (1..<max(1, threads)).map { _ in WinogradScratch(instructionSet: instructionSet) }
     }
 
     /// Runs the network, splitting each convolution over `threads` tasks. Like any method of a
@@ -33,7 +36,7 @@ public final class InferenceSession {
             }
             if case .conv(let convolution) = step.operation, threads > 1 {
                 let x = try floatInputs(step, slots)
-                slots[step.output] = .float(try await convolution(x, tasks: threads, scratch: &scratch))
+                slots[step.output] = .float(try await convolution(x, helpers: &helperScratch, scratch: &scratch))
             } else {
                 slots[step.output] = try evaluate(step, slots)
             }

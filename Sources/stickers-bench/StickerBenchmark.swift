@@ -27,10 +27,21 @@ let stickerSuite = BenchmarkSuite(name: "sticker", summary: "cut-out of a 12 MP 
         }
     }
     let sticker = try await extractor.extractSubject(from: image)
-    let encode = try await measure("encode sticker + mask PNG", iterations: 3) {
-        _ = try ImageEncoder.png(sticker.image)
-        _ = try ImageEncoder.png(sticker.mask)
+    let encodeSticker = try await measure("encode sticker PNG", iterations: 3) { _ = try ImageEncoder.png(sticker.image) }
+    let encodeMask = try await measure("encode mask PNG", iterations: 3) { _ = try ImageEncoder.png(sticker.mask) }
+    print("  sticker \(sticker.image.width)×\(sticker.image.height) → \(try ImageEncoder.png(sticker.image).count / 1024) KB, "
+          + "mask \(sticker.mask.width)×\(sticker.mask.height) → \(try ImageEncoder.png(sticker.mask).count / 1024) KB")
+    let banded = try await measure("encode sticker PNG in bands, one per core", iterations: 3) {
+        _ = try await ImageEncoder.concurrentPNG(sticker.image)
     }
+    printRatio("banded vs one-core PNG (sticker)", baseline: encodeSticker, candidate: banded)
+    print("  banded sticker PNG \(try await ImageEncoder.concurrentPNG(sticker.image).count / 1024) KB")
+    let encode = try await measure("encode both, banded, side by side (as the CLI does)", iterations: 3) {
+        async let stickerPNG = ImageEncoder.concurrentPNG(sticker.image)
+        async let maskPNG = ImageEncoder.concurrentPNG(sticker.mask)
+        _ = try await (stickerPNG, maskPNG)
+    }
+    _ = (encodeSticker, encodeMask)
     var stages: [(String, Double, Double?)] = [("decode", decode.medianMilliseconds, nil)]
     for stage in order.withLock({ $0 }) {
         let wall = recorded.withLock { $0[stage] ?? [] }, cpu = recordedCPU.withLock { $0[stage] ?? [] }

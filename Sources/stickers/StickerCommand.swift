@@ -41,18 +41,17 @@ struct StickerCommand: AsyncParsableCommand {
         do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
             throw fail("cannot read \(image): \(error.localizedDescription)", ExitStatus.ioError)
         }
+        // The model loads (~25 ms: parse, prepare weights) while the photo decodes; the decode's
+        // error is reported first, as before.
+        async let loading = Self.loadModel(explicitPath: model)
         let photo: Image
-        do { photo = try ImageDecoder.decode(data) } catch {
+        do { photo = try await Self.decode(data) } catch {
             throw fail("\(image) is not a usable photo: \(error)", ExitStatus.dataError)
         }
-
         let predictor: U2NetSaliency
-        do {
-            predictor = try await CutOutModel.load(explicitPath: model,
-                                                   threads: min(2, ProcessInfo.processInfo.activeProcessorCount),
-                                                   log: { line in FileHandle.standardError.write(Data("stickers: \(line)\n".utf8)) })
-        } catch {
-            throw fail("the cut-out model is not available: \(error)", ExitStatus.unavailable)
+        switch await loading {
+        case .success(let loaded): predictor = loaded
+        case .failure(let error): throw fail("the cut-out model is not available: \(error)", ExitStatus.unavailable)
         }
 
         var style = StickerStyle(outlineWidth: outline, outlined: !noOutline)
@@ -66,21 +65,44 @@ struct StickerCommand: AsyncParsableCommand {
             throw fail("\(image): \(error)", ExitStatus.dataError)
         }
 
+        // Both PNGs encode side by side, each in bands over the cores.
+        let stickerPNG: Data, maskPNG: Data?
         do {
-            try write(ImageEncoder.png(sticker.image), to: output)
-            if let mask { try write(ImageEncoder.png(sticker.mask), to: mask) }
-        } catch let error as ImageCodecError {
+            async let encodedSticker = ImageEncoder.concurrentPNG(sticker.image)
+            async let encodedMask = mask == nil ? nil : ImageEncoder.concurrentPNG(sticker.mask)
+            (stickerPNG, maskPNG) = try await (encodedSticker, encodedMask)
+        } catch {
             throw fail("cannot encode the sticker: \(error)", ExitStatus.ioError)
         }
+        try write(stickerPNG, to: output)
+        if let mask, let maskPNG { try write(maskPNG, to: mask) }
         if let gradient {
             // The gradient runs through the subject's own colours.
-            let thumbnail = photo.downsampled(toFit: 256)
-            let scheme = ColorExtractor().extractColors(from: thumbnail, count: 5, mask: sticker.mask)
-            let picture = GradientSticker().render(sticker.image, colors: scheme.colors)
-            do { try write(ImageEncoder.png(picture), to: gradient) } catch let error as ImageCodecError {
+            let picture = await Self.gradientPicture(of: sticker, photo: photo)
+            do { try write(await ImageEncoder.concurrentPNG(picture), to: gradient) } catch let error as ImageCodecError {
                 throw fail("cannot encode the gradient picture: \(error)", ExitStatus.ioError)
             }
         }
+    }
+
+    @concurrent private static func decode(_ data: Data) async throws(ImageCodecError) -> Image {
+        try ImageDecoder.decode(data)
+    }
+
+    @concurrent private static func loadModel(explicitPath: String?) async -> Result<U2NetSaliency, CutOutModelError> {
+        do {
+            return .success(try await CutOutModel.load(explicitPath: explicitPath,
+                                                       threads: min(2, ProcessInfo.processInfo.activeProcessorCount),
+                                                       log: { line in FileHandle.standardError.write(Data("stickers: \(line)\n".utf8)) }))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @concurrent private static func gradientPicture(of sticker: Sticker, photo: Image) async -> Image {
+        let thumbnail = photo.downsampled(toFit: 256)
+        let scheme = ColorExtractor().extractColors(from: thumbnail, count: 5, mask: sticker.mask)
+        return GradientSticker().render(sticker.image, colors: scheme.colors)
     }
 
     /// Writes atomically (a temporary file renamed into place): never a partial PNG.

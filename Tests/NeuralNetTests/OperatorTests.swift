@@ -105,10 +105,14 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
                 let conv = try Convolution(weights: weights, bias: nil, pads: [dilation, dilation, dilation, dilation], dilations: (dilation, dilation))
                 var scratch = WinogradScratch()
                 let one = try conv([x], scratch: &scratch)
-                let two = try await conv([x], tasks: 2, scratch: &scratch)
-                let three = try await conv([x], tasks: 3, scratch: &scratch)
+                var oneHelper = [WinogradScratch()], twoHelpers = [WinogradScratch(), WinogradScratch()]
+                let two = try await conv([x], helpers: &oneHelper, scratch: &scratch)
+                let three = try await conv([x], helpers: &twoHelpers, scratch: &scratch)
+                // Again with the helpers' scratch (and recycled outputs) handed back by the first run.
+                let threeAgain = try await conv([x], helpers: &twoHelpers, scratch: &scratch)
                 #expect(one == two)
                 #expect(one == three)
+                #expect(one == threeAgain)
             }
         }
     }

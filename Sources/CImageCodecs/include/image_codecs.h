@@ -83,6 +83,19 @@ int sic_png_finish(sic_decoder *decoder, uint8_t *pixels, sic_status *status);
 int sic_png_encode(const uint8_t *pixels, int width, int height, int channels,
                    uint8_t **out, size_t *out_size, sic_status *status);
 
+/// One band of a PNG encoded apart from the others (so bands run on several cores): rows
+/// [first_row, end_row) Paeth-filtered (the row above first_row is read from `pixels`) and deflated
+/// into a raw deflate stream ending on a byte boundary, or finished when `last` is 1. Reports the
+/// Adler-32 and length of the band's filtered bytes for sic_png_assemble. `*out` is malloc'd.
+int sic_png_deflate_rows(const uint8_t *pixels, int width, int channels, int first_row, int end_row, int last,
+                         uint8_t **out, size_t *out_size, uint32_t *adler, size_t *filtered_length,
+                         sic_status *status);
+
+/// The PNG file of `count` bands from sic_png_deflate_rows, in row order. `*out` is malloc'd.
+int sic_png_assemble(int width, int height, int channels, const uint8_t *const *bands, const size_t *band_sizes,
+                     const uint32_t *adlers, const size_t *filtered_lengths, int count,
+                     uint8_t **out, size_t *out_size, sic_status *status);
+
 // --- common ---------------------------------------------------------------------------------
 
 void sic_decoder_abort(sic_decoder *decoder);

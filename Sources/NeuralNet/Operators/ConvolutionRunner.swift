@@ -68,51 +68,67 @@ extension Convolution {
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
     }
 
-    /// The convolution split over `tasks` parts: this task computes the first part in place, child
-    /// tasks the others into their own arrays, which are then copied in (a child cannot write into
-    /// our array without unsafe sharing).
-    func callAsFunction(_ x: [Tensor], tasks: Int, scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
+    /// The convolution split over `1 + helpers.count` parts: this task computes the first part in
+    /// place, each helper task another into its own array, which is then copied in (a child cannot
+    /// write into our array without unsafe sharing). Each helper's scratch is moved into its task and
+    /// back, so its buffers and output arrays are reused from layer to layer: fresh multi-megabyte
+    /// arrays every layer cost more in page faults than the copy.
+    func callAsFunction(_ x: [Tensor], helpers: inout [WinogradScratch],
+                        scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
         let d = try validate(x)
-        let parts = split(wholeRange(oh: d.oh), into: tasks)
+        let parts = split(wholeRange(oh: d.oh), into: 1 + helpers.count)
         if parts.count < 2 { return try self(x, scratch: &scratch) }
         let plane = d.oh * d.ow
         // Every value is written by exactly one part.
         var out = scratch.takeBuffer(d.n * outChannels * plane)
         for image in 0..<d.n {
             let imageOffset = image * outChannels * plane
-            await withTaskGroup(of: (Int, [Float]).self) { group in
+            let returned = await withTaskGroup(of: (Int, [Float], WinogradScratch).self) { group in
                 for index in parts.indices.dropFirst() {
                     let part = parts[index]
-                    let instructionSet: InstructionSet = scratch.usesAVX512 ? .avx512 : .avx2
+                    // Moved out of `helpers` (a placeholder stays behind) so the task owns its only copy
+                    // and mutates its buffers in place rather than copying them on write.
+                    var lent = WinogradScratch(instructionSet: .avx2)
+                    swap(&lent, &helpers[index - 1])
+                    let own = ScratchLoan(consume lent)
                     group.addTask {
-                        var childScratch = WinogradScratch(instructionSet: instructionSet)
                         let size = partSize(part, oh: d.oh, ow: d.ow)
-                        let values = [Float](unsafeUninitializedCapacity: size) { buffer, count in
+                        var values = own.scratch.takeBuffer(size)
+                        values.withUnsafeMutableBufferPointer { buffer in
                             compute(x, image: image, part: part, into: buffer.baseAddress!,
-                                    planeStride: size / outChannels, scratch: &childScratch)
-                            count = buffer.count
+                                    planeStride: size / outChannels, scratch: &own.scratch)
                         }
-                        return (index, values)
+                        return (index, values, own.giveBack())
                     }
                 }
                 out.withUnsafeMutableBufferPointer { buffer in
                     compute(x, image: image, part: parts[0], into: buffer.baseAddress! + imageOffset + offset(of: parts[0], ow: d.ow, plane: plane),
                             planeStride: plane, scratch: &scratch)
                 }
-                for await (index, values) in group {
+                var returned: [(Int, WinogradScratch)] = []
+                for await (index, values, helperScratch) in group {
                     let start = imageOffset + offset(of: parts[index], ow: d.ow, plane: plane)
-                    switch split {
-                    case .channels:
-                        out.replaceSubrange(start..<(start + values.count), with: values)
-                    case .tileRows:
-                        let band = values.count / outChannels
-                        for channel in 0..<outChannels {
-                            out.replaceSubrange((start + channel * plane)..<(start + channel * plane + band),
-                                                with: values[(channel * band)..<((channel + 1) * band)])
+                    out.withUnsafeMutableBufferPointer { buffer in
+                        values.withUnsafeBufferPointer { part in
+                            switch split {
+                            case .channels:
+                                (buffer.baseAddress! + start).update(from: part.baseAddress!, count: part.count)
+                            case .tileRows:
+                                let band = part.count / outChannels
+                                for channel in 0..<outChannels {
+                                    (buffer.baseAddress! + start + channel * plane)
+                                        .update(from: part.baseAddress! + channel * band, count: band)
+                                }
+                            }
                         }
                     }
+                    var own = helperScratch
+                    own.recycle(values)
+                    returned.append((index, own))
                 }
+                return returned
             }
+            for (index, helperScratch) in returned { helpers[index - 1] = helperScratch }
         }
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
     }
@@ -136,5 +152,18 @@ extension Convolution {
             start += size
         }
         return parts.filter { !$0.isEmpty }
+    }
+}
+
+/// Holds a helper task's scratch while the task runs: a class, so the task mutates the one copy in
+/// place (a captured struct would be shared with the closure and copied on first write). Never
+/// shared: made for one task, which hands the scratch back when it ends.
+private final class ScratchLoan {
+    var scratch: WinogradScratch
+    init(_ scratch: consuming WinogradScratch) { self.scratch = scratch }
+    func giveBack() -> WinogradScratch {
+        var out = WinogradScratch(instructionSet: .avx2)
+        swap(&out, &scratch)
+        return out
     }
 }

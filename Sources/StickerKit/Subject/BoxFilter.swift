@@ -18,45 +18,84 @@ struct BoxFilter: Sendable {
     }
 
     func mean(_ plane: [Float]) -> [Float] {
-        var out = [Float](repeating: 0, count: width * height)
+        var out = [Float](unsafeUninitializedCapacity: width * height) { _, count in count = width * height }
         mean(plane, into: &out)
         return out
     }
 
+    /// The means of several planes at once, one child task per plane (they are independent).
+    func means(_ planes: [[Float]]) async -> [[Float]] {
+        await concurrentMap(planes) { mean($0) }
+    }
+
     func mean(_ plane: [Float], into out: inout [Float]) {
         let w = width, h = height, r = radius
-        // Horizontal running sums into `out`, then vertical running sums per column block.
-        plane.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<h {
-                    let row = y * w
-                    var sum: Float = 0
-                    for x in 0..<min(r, w) { sum += src[row + x] }
-                    for x in 0..<w {
-                        if x + r < w { sum += src[row + x + r] }
-                        if x - r - 1 >= 0 { sum -= src[row + x - r - 1] }
-                        dst[row + x] = sum * inverseColumnCounts[x]
+        precondition(plane.count == w * h && out.count == w * h, "box filter plane of the wrong size")
+        // Horizontal running sums into `out`: the window's left and right ends are tested per
+        // segment (entering, inside, leaving the row), not per pixel, so the inner loop is branch-free.
+        plane.withUnsafeBufferPointer { srcBuffer in
+            out.withUnsafeMutableBufferPointer { dstBuffer in
+                inverseColumnCounts.withUnsafeBufferPointer { inverseBuffer in
+                    let inverse = inverseBuffer.baseAddress!
+                    for y in 0..<h {
+                        let src = srcBuffer.baseAddress! + y * w, dst = dstBuffer.baseAddress! + y * w
+                        var sum: Float = 0
+                        for x in 0..<min(r, w) { sum += src[x] }
+                        var x = 0
+                        // Left border: nothing leaves the window yet.
+                        while x < w && x - r - 1 < 0 {
+                            if x + r < w { sum += src[x + r] }
+                            dst[x] = sum * inverse[x]; x += 1
+                        }
+                        // Interior: one value enters, one leaves.
+                        while x + r < w {
+                            sum += src[x + r] - src[x - r - 1]
+                            dst[x] = sum * inverse[x]; x += 1
+                        }
+                        // Right border: values only leave.
+                        while x < w {
+                            sum -= src[x - r - 1]
+                            dst[x] = sum * inverse[x]; x += 1
+                        }
                     }
                 }
             }
         }
         // Vertical running sums in place: the rows a sum must drop have been overwritten by then,
         // so the last r+1 rows' horizontal sums are kept in a small ring (row y−r−1 shares y's slot).
-        var sums = [Float](repeating: 0, count: w)
+        var sumsArray = [Float](repeating: 0, count: w)
         let slots = r + 1
-        var ring = [Float](repeating: 0, count: slots * w)
-        out.withUnsafeMutableBufferPointer { buf in
-            ring.withUnsafeMutableBufferPointer { keep in
-                for y in 0..<min(r, h) { for x in 0..<w { sums[x] += buf[y * w + x] } }
-                for y in 0..<h {
-                    if y + r < h { let row = (y + r) * w; for x in 0..<w { sums[x] += buf[row + x] } }
-                    let slot = (y % slots) * w, row = y * w
-                    if y - r - 1 >= 0 { for x in 0..<w { sums[x] -= keep[slot + x] } }
-                    for x in 0..<w { keep[slot + x] = buf[row + x] }
-                    let inv = inverseRowCounts[y]
-                    for x in 0..<w { buf[row + x] = sums[x] * inv }
+        var ringArray = [Float](repeating: 0, count: slots * w)
+        out.withUnsafeMutableBufferPointer { bufBuffer in
+            ringArray.withUnsafeMutableBufferPointer { keepBuffer in
+                sumsArray.withUnsafeMutableBufferPointer { sumsBuffer in
+                    let buf = bufBuffer.baseAddress!, keep = keepBuffer.baseAddress!, sums = sumsBuffer.baseAddress!
+                    for y in 0..<min(r, h) { let row = buf + y * w; for x in 0..<w { sums[x] += row[x] } }
+                    for y in 0..<h {
+                        let row = buf + y * w, slot = keep + (y % slots) * w
+                        if y + r < h { let entering = buf + (y + r) * w; for x in 0..<w { sums[x] += entering[x] } }
+                        if y - r - 1 >= 0 { for x in 0..<w { sums[x] -= slot[x] } }
+                        slot.update(from: row, count: w)
+                        let inv = inverseRowCounts[y]
+                        for x in 0..<w { row[x] = sums[x] * inv }
+                    }
                 }
             }
         }
+    }
+}
+
+/// `transform` applied to every element in its own child task, results in order: for a handful of
+/// independent whole-plane filters, so they spread over the cores.
+func concurrentMap<Element: Sendable, Result: Sendable>(
+    _ elements: [Element], _ transform: @escaping @Sendable (Element) -> Result
+) async -> [Result] {
+    await withTaskGroup(of: (Int, Result).self) { group in
+        for (index, element) in elements.enumerated() {
+            group.addTask { (index, transform(element)) }
+        }
+        var results = [Result?](repeating: nil, count: elements.count)
+        for await (index, result) in group { results[index] = result }
+        return results.compactMap { $0 }
     }
 }

@@ -14,27 +14,30 @@ struct ForegroundEstimator: Sendable {
         var background: ColorPlanes
     }
 
-    func estimate(image: ColorPlanes, alpha: [Float]) -> LocalColors {
+    /// Each pass's six weighted window means (F̂ and B̂ per channel) run in parallel child tasks.
+    func estimate(image: ColorPlanes, alpha: [Float]) async -> LocalColors {
         let w = image.width, h = image.height, n = w * h
         var fg = image, bg = image
         var fgMean = image, bgMean = image
+        let inverse = alpha.map { 1 - $0 }
         for radius in radii {
             let box = BoxFilter(width: w, height: h, radius: radius)
-            let inverse = alpha.map { 1 - $0 }
-            let alphaMean = box.mean(alpha), inverseMean = box.mean(inverse)
-            func weightedMean(_ x: [Float], _ weight: [Float], _ weightMean: [Float], fallback: [Float]) -> [Float] {
-                var product = [Float](repeating: 0, count: n)
+            let weightMeans = await box.means([alpha, inverse])
+            let alphaMean = weightMeans[0], inverseMean = weightMeans[1]
+            // (plane, weight, weight's window mean, fallback where the window holds no weight)
+            let jobs = [(fg.red, alpha, alphaMean, image.red), (fg.green, alpha, alphaMean, image.green),
+                        (fg.blue, alpha, alphaMean, image.blue), (bg.red, inverse, inverseMean, image.red),
+                        (bg.green, inverse, inverseMean, image.green), (bg.blue, inverse, inverseMean, image.blue)]
+            let means = await concurrentMap(jobs) { job in
+                let (x, weight, weightMean, fallback) = job
+                var product = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }
                 for i in 0..<n { product[i] = x[i] * weight[i] }
                 var m = box.mean(product)
                 for i in 0..<n { m[i] = weightMean[i] > 1e-4 ? m[i] / weightMean[i] : fallback[i] }
                 return m
             }
-            fgMean.red = weightedMean(fg.red, alpha, alphaMean, fallback: image.red)
-            fgMean.green = weightedMean(fg.green, alpha, alphaMean, fallback: image.green)
-            fgMean.blue = weightedMean(fg.blue, alpha, alphaMean, fallback: image.blue)
-            bgMean.red = weightedMean(bg.red, inverse, inverseMean, fallback: image.red)
-            bgMean.green = weightedMean(bg.green, inverse, inverseMean, fallback: image.green)
-            bgMean.blue = weightedMean(bg.blue, inverse, inverseMean, fallback: image.blue)
+            fgMean.red = means[0]; fgMean.green = means[1]; fgMean.blue = means[2]
+            bgMean.red = means[3]; bgMean.green = means[4]; bgMean.blue = means[5]
             // Refine both layers so the composite matches the photo.
             for i in 0..<n {
                 let a = alpha[i]

@@ -7,24 +7,27 @@ struct GuidedFilter: Sendable {
     /// Regularisation (variance units of 0…1 colour): larger smooths more, smaller follows edges more.
     var epsilon: Float
 
-    func apply(guide: ColorPlanes, input p: [Float]) -> [Float] {
+    /// The filtered `input`. The independent window means of each step run in parallel child tasks.
+    func apply(guide: ColorPlanes, input p: [Float]) async -> [Float] {
         let w = guide.width, h = guide.height, n = w * h
         precondition(p.count == n, "guide and input differ in size")
         let box = BoxFilter(width: w, height: h, radius: radius)
         let r = guide.red, g = guide.green, b = guide.blue
-        let mr = box.mean(r), mg = box.mean(g), mb = box.mean(b), mp = box.mean(p)
+        let means = await box.means([r, g, b, p])
+        let mr = means[0], mg = means[1], mb = means[2], mp = means[3]
 
-        func product(_ x: [Float], _ y: [Float]) -> [Float] {
-            var out = [Float](repeating: 0, count: n)
-            for i in 0..<n { out[i] = x[i] * y[i] }
-            return box.mean(out)
+        // Window means of the products of two planes.
+        let pairs = [(r, p), (g, p), (b, p), (r, r), (r, g), (r, b), (g, g), (g, b), (b, b)]
+        let moments = await concurrentMap(pairs) { pair in
+            let (x, y) = pair
+            var product = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }
+            for i in 0..<n { product[i] = x[i] * y[i] }
+            return box.mean(product)
         }
-        // The window coefficients overwrite the means they are made from, pixel by pixel, and the
-        // second-order moments are dropped before smoothing: fewer planes alive at once.
-        var ar = product(r, p), ag = product(g, p), ab = product(b, p), bias = mp
+        var ar = moments[0], ag = moments[1], ab = moments[2], bias = mp
         do {
-            let rr = product(r, r), rg = product(r, g), rb = product(r, b)
-            let gg = product(g, g), gb = product(g, b), bb = product(b, b)
+            let rr = moments[3], rg = moments[4], rb = moments[5]
+            let gg = moments[6], gb = moments[7], bb = moments[8]
             // Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I).
             let eps = epsilon
             for i in 0..<n {
@@ -44,7 +47,8 @@ struct GuidedFilter: Sendable {
                 bias[i] = mpi - a0 * mri - a1 * mgi - a2 * mbi
             }
         }
-        let mar = box.mean(ar), mag = box.mean(ag), mab = box.mean(ab), mbias = box.mean(bias)
+        let smoothed = await box.means([ar, ag, ab, bias])
+        let mar = smoothed[0], mag = smoothed[1], mab = smoothed[2], mbias = smoothed[3]
         var q = [Float](repeating: 0, count: n)
         for i in 0..<n { q[i] = mar[i] * r[i] + mag[i] * g[i] + mab[i] * b[i] + mbias[i] }
         return q

@@ -107,12 +107,12 @@ public struct SubjectExtractor: Sendable {
         let magnification = max(Float(workWidth) / Float(raw.width), Float(workHeight) / Float(raw.height))
         let radius = max(1, Int((magnification * refinement.radiusInSaliencyPixels).rounded()))
         let coarse = tidy.resampled(width: workWidth, height: workHeight)
-        let filtered = GuidedFilter(radius: radius, epsilon: refinement.epsilon).apply(guide: work, input: coarse.values)
+        let filtered = await GuidedFilter(radius: radius, epsilon: refinement.epsilon).apply(guide: work, input: coarse.values)
         let span = max(1e-3, refinement.high - refinement.low)
         let alpha = filtered.map { min(1, max(0, ($0 - refinement.low) / span)) }
         lap("refine")
 
-        let colors = ForegroundEstimator(radii: [max(2, radius * 3), max(1, radius / 3)])
+        let colors = await ForegroundEstimator(radii: [max(2, radius * 3), max(1, radius / 3)])
             .estimate(image: work, alpha: alpha)
         lap("foreground")
 

@@ -1,0 +1,137 @@
+// A PNG written as independent bands of rows, so the bands can be filtered and deflated on
+// several cores at once (as pigz does for gzip): each band is a raw deflate stream that ends on a
+// byte boundary (a sync flush), so the bands simply follow one another inside one zlib stream,
+// whose Adler-32 is combined from the bands'. Same filter (Paeth) and zlib settings as
+// sic_png_encode, so the file is within a few bytes per band of libpng's.
+#include <stdlib.h>
+#include <zlib.h>
+#include "codec_private.h"
+
+static inline uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
+    int p = (int)a + (int)b - (int)c;
+    int pa = abs(p - (int)a), pb = abs(p - (int)b), pc = abs(p - (int)c);
+    if (pa <= pb && pa <= pc) return a;
+    return pb <= pc ? b : c;
+}
+
+int sic_png_deflate_rows(const uint8_t *pixels, int width, int channels, int first_row, int end_row, int last,
+                         uint8_t **out, size_t *out_size, uint32_t *adler, size_t *filtered_length,
+                         sic_status *status) {
+    if (width <= 0 || first_row < 0 || end_row <= first_row || (channels != 1 && channels != 4))
+        return sic_set(status, SIC_ENCODE_FAILED, "cannot encode rows %d..<%d of a %d-wide image", first_row, end_row, width);
+    size_t stride = (size_t)width * (size_t)channels, rows = (size_t)(end_row - first_row);
+    uint8_t *line = malloc(stride + 1);
+    z_stream z = {0};
+    if (!line || deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_RLE) != Z_OK) {
+        free(line);
+        return sic_set(status, SIC_OUT_OF_MEMORY, "no memory for a PNG band encoder");
+    }
+    // deflateBound covers a finished stream; a sync flush adds at most a few bytes more.
+    size_t capacity = deflateBound(&z, (uLong)((stride + 1) * rows)) + 64;
+    uint8_t *data = malloc(capacity);
+    if (!data) {
+        deflateEnd(&z);
+        free(line);
+        return sic_set(status, SIC_OUT_OF_MEMORY, "no memory for a %zu-byte PNG band", capacity);
+    }
+    z.next_out = data;
+    z.avail_out = (uInt)capacity;
+    uLong sum = adler32(0L, Z_NULL, 0);
+    int result = Z_OK;
+    for (int y = first_row; y < end_row && result == Z_OK; y++) {
+        const uint8_t *row = pixels + (size_t)y * stride;
+        const uint8_t *above = y > 0 ? row - stride : NULL;
+        line[0] = 4;  // Paeth
+        uint8_t *f = line + 1;
+        for (size_t i = 0; i < stride; i++) {
+            uint8_t a = i >= (size_t)channels ? row[i - channels] : 0;
+            uint8_t b = above ? above[i] : 0;
+            uint8_t c = above && i >= (size_t)channels ? above[i - channels] : 0;
+            f[i] = (uint8_t)(row[i] - paeth(a, b, c));
+        }
+        sum = adler32(sum, line, (uInt)(stride + 1));
+        z.next_in = line;
+        z.avail_in = (uInt)(stride + 1);
+        int flush = y + 1 < end_row ? Z_NO_FLUSH : (last ? Z_FINISH : Z_SYNC_FLUSH);
+        result = deflate(&z, flush);
+        if (result == Z_STREAM_END) result = Z_OK;
+        if (z.avail_in != 0) result = Z_BUF_ERROR;  // the output was sized to hold everything
+    }
+    size_t produced = capacity - z.avail_out;
+    deflateEnd(&z);
+    free(line);
+    if (result != Z_OK) {
+        free(data);
+        return sic_set(status, SIC_ENCODE_FAILED, "deflate failed (%d) on rows %d..<%d", result, first_row, end_row);
+    }
+    *out = data;
+    *out_size = produced;
+    *adler = (uint32_t)sum;
+    *filtered_length = (stride + 1) * rows;
+    return sic_ok(status);
+}
+
+static uint8_t *put32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+    return p + 4;
+}
+
+/// One chunk: length, type, the data parts in order, CRC of type and data.
+static uint8_t *put_chunk(uint8_t *p, const char type[4], const uint8_t *const *parts, const size_t *sizes, int count) {
+    size_t length = 0;
+    for (int i = 0; i < count; i++) length += sizes[i];
+    p = put32(p, (uint32_t)length);
+    uint8_t *start = p;
+    memcpy(p, type, 4);
+    p += 4;
+    for (int i = 0; i < count; i++) {
+        if (sizes[i]) memcpy(p, parts[i], sizes[i]);
+        p += sizes[i];
+    }
+    return put32(p, (uint32_t)crc32(0L, start, (uInt)(p - start)));
+}
+
+int sic_png_assemble(int width, int height, int channels, const uint8_t *const *bands, const size_t *band_sizes,
+                     const uint32_t *adlers, const size_t *filtered_lengths, int count,
+                     uint8_t **out, size_t *out_size, sic_status *status) {
+    if (width <= 0 || height <= 0 || count <= 0 || (channels != 1 && channels != 4))
+        return sic_set(status, SIC_ENCODE_FAILED, "cannot assemble a %d×%d PNG from %d bands", width, height, count);
+    size_t total = 8 + 25 + 12 + 2 + 4;  // signature, IHDR, IEND, zlib header, Adler-32
+    uLong sum = adlers[0];
+    for (int i = 0; i < count; i++) {
+        if (band_sizes[i] > 0x7fffff00u) return sic_set(status, SIC_ENCODE_FAILED, "PNG band too large");
+        total += band_sizes[i] + 12;
+        if (i > 0) sum = adler32_combine(sum, adlers[i], (z_off_t)filtered_lengths[i]);
+    }
+    uint8_t *data = malloc(total), *p = data;
+    if (!data) return sic_set(status, SIC_OUT_OF_MEMORY, "no memory for a %zu-byte PNG", total);
+    static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    memcpy(p, signature, 8);
+    p += 8;
+    uint8_t ihdr[13];
+    put32(ihdr, (uint32_t)width);
+    put32(ihdr + 4, (uint32_t)height);
+    ihdr[8] = 8;                          // bit depth
+    ihdr[9] = channels == 4 ? 6 : 0;      // RGBA or grey
+    ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;  // deflate, adaptive filtering, no interlace
+    const uint8_t *ihdr_parts[1] = {ihdr};
+    size_t ihdr_sizes[1] = {13};
+    p = put_chunk(p, "IHDR", ihdr_parts, ihdr_sizes, 1);
+    // zlib header: deflate with a 32 KiB window, default level; (0x78 << 8 | 0x9C) % 31 == 0.
+    static const uint8_t zlib_header[2] = {0x78, 0x9C};
+    uint8_t trailer[4];
+    put32(trailer, (uint32_t)sum);
+    for (int i = 0; i < count; i++) {
+        const uint8_t *parts[3];
+        size_t sizes[3];
+        int n = 0;
+        if (i == 0) { parts[n] = zlib_header; sizes[n++] = 2; }
+        parts[n] = bands[i]; sizes[n++] = band_sizes[i];
+        if (i == count - 1) { parts[n] = trailer; sizes[n++] = 4; }
+        p = put_chunk(p, "IDAT", parts, sizes, n);
+    }
+    p = put_chunk(p, "IEND", NULL, NULL, 0);
+    *out = data;
+    *out_size = (size_t)(p - data);
+    return sic_ok(status);
+}
