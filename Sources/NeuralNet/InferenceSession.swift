@@ -37,6 +37,8 @@ public final class InferenceSession {
             if case .conv(let convolution) = step.operation, threads > 1 {
                 let x = try floatInputs(step, slots)
                 slots[step.output] = .float(try await convolution(x, helpers: &helperScratch, scratch: &scratch))
+            } else if let sum = addInPlace(step, &slots) {
+                slots[step.output] = sum
             } else {
                 slots[step.output] = try evaluate(step, slots)
             }
@@ -49,10 +51,29 @@ public final class InferenceSession {
     public func runSerially(_ inputs: [String: Tensor]) throws(ModelError) -> [String: Tensor] {
         var slots = try prepareSlots(inputs)
         for step in network.steps {
-            slots[step.output] = try evaluate(step, slots)
+            if let sum = addInPlace(step, &slots) { slots[step.output] = sum } else { slots[step.output] = try evaluate(step, slots) }
             release(step, &slots)
         }
         return try collectOutputs(slots)
+    }
+
+    /// An Add of two float tensors of one shape, one of which no later step reads, written into
+    /// that one's storage (U²-Net's residual Adds): no new tensor, no fresh pages. Nil otherwise.
+    private func addInPlace(_ step: NeuralNetwork.Step, _ slots: inout [Value?]) -> Value? {
+        guard case .binary(.add) = step.operation, step.inputs.count == 2,
+              let first = step.inputs[0], let second = step.inputs[1], first != second else { return nil }
+        for (target, other) in [(first, second), (second, first)] where step.releases.contains(target) {
+            guard case .float(var sum)? = slots[target], case .float(let addend)? = slots[other],
+                  sum.shape == addend.shape else { continue }
+            slots[target] = nil  // the slot let go of it: `sum` is now its storage's only owner
+            sum.scalars.withUnsafeMutableBufferPointer { a in
+                addend.scalars.withUnsafeBufferPointer { b in
+                    for i in 0..<a.count { a[i] += b[i] }
+                }
+            }
+            return .float(sum)
+        }
+        return nil
     }
 
     /// Drops the tensors no later step reads, keeping their storage for later outputs.
@@ -209,13 +230,13 @@ public final class InferenceSession {
             }
             return try op.apply(a, b)
         case .maxPool(let pooling):
-            return .float(try pooling(floatInput(step, 0, slots)))
+            return .float(try pooling(floatInput(step, 0, slots), allocate: { self.scratch.takeBuffer($0) }))
         case .resize(let resize):
             let x = try floatInput(step, 0, slots)
             var scales: Tensor?
             if case .float(let t)? = try input(step, resize.scalesInputIndex, slots) { scales = t }
             let sizes = resize.scalesInputIndex == 2 ? try intInput(step, 3, slots) : nil
-            return .float(try resize(x, scales: scales, sizes: sizes))
+            return .float(try resize(x, scales: scales, sizes: sizes, allocate: { self.scratch.takeBuffer($0) }))
         case .conv(let convolution):
             return .float(try convolution(floatInputs(step, slots), scratch: &scratch))
         }

@@ -3,18 +3,15 @@ import Foundation
 
 /// Encodes images as PNG (RGBA or 8-bit grey) and JPEG.
 public enum ImageEncoder {
-    /// An 8-bit RGBA PNG.
+    /// An 8-bit RGBA PNG (Paeth filter, zlib's run-length strategy: see png_bands.c), on the calling
+    /// thread; `concurrentPNG(_:)` spreads a large one over the cores.
     public static func png(_ image: Image) throws(ImageCodecError) -> Data {
-        try encode(image.pixels) { pixels, out, size, status in
-            sic_png_encode(pixels, Int32(image.width), Int32(image.height), 4, out, size, status)
-        }
+        try onePassPNG(image.pixels, width: image.width, height: image.height, channels: 4)
     }
 
     /// An 8-bit greyscale PNG (the format of alpha masks).
     public static func png(_ mask: Mask) throws(ImageCodecError) -> Data {
-        try encode(mask.values) { pixels, out, size, status in
-            sic_png_encode(pixels, Int32(mask.width), Int32(mask.height), 1, out, size, status)
-        }
+        try onePassPNG(mask.values, width: mask.width, height: mask.height, channels: 1)
     }
 
     /// A JPEG (YCbCr 4:2:0); alpha is dropped (not composited). `quality` is clamped to 1…100.
@@ -92,6 +89,15 @@ extension ImageEncoder {
             bands.append(try result.get())
         }
         return try assemble(bands, width: width, height: height, channels: channels)
+    }
+
+    /// The whole image as one band.
+    private static func onePassPNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int) throws(ImageCodecError) -> Data {
+        guard width > 0, height > 0, pixels.count == width * height * channels, pixels.count <= Int32.max else {
+            throw .encodingFailed("cannot encode a \(width)×\(height) image of \(pixels.count) bytes")
+        }
+        let band = try deflateBand(pixels, width: width, channels: channels, rows: 0..<height, last: true)
+        return try assemble([band], width: width, height: height, channels: channels)
     }
 
     private static func deflateBand(_ pixels: [UInt8], width: Int, channels: Int, rows: Range<Int>,

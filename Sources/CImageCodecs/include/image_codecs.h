@@ -79,11 +79,10 @@ sic_decoder *sic_png_begin(const uint8_t *data, size_t size, sic_output output, 
 /// Decodes into `pixels` (width*height*4 or *1 bytes) and frees the decoder.
 int sic_png_finish(sic_decoder *decoder, uint8_t *pixels, sic_status *status);
 
-/// Encodes 8-bit RGBA (channels 4) or grey (channels 1). `*out` is malloc'd; free with sic_free.
-int sic_png_encode(const uint8_t *pixels, int width, int height, int channels,
-                   uint8_t **out, size_t *out_size, sic_status *status);
-
-/// One band of a PNG encoded apart from the others (so bands run on several cores): rows
+/// PNG writing: an image is one or more bands of rows, each encoded apart from the others (so
+/// bands run on several cores), then assembled into the file.
+///
+/// One band of a PNG: rows
 /// [first_row, end_row) Paeth-filtered (the row above first_row is read from `pixels`) and deflated
 /// into a raw deflate stream ending on a byte boundary, or finished when `last` is 1. Reports the
 /// Adler-32 and length of the band's filtered bytes for sic_png_assemble. `*out` is malloc'd.

@@ -41,13 +41,14 @@ struct Pooling: Sendable {
         return out
     }
 
-    func callAsFunction(_ x: Tensor) throws(ModelError) -> Tensor {
+    /// - Parameter allocate: makes the output's storage (a session recycles released tensors' arrays).
+    func callAsFunction(_ x: Tensor, allocate: (Int) -> [Float] = uninitializedFloats) throws(ModelError) -> Tensor {
         guard x.rank == 4 else { throw .invalidInput("MaxPool expects NCHW, got shape \(x.shape)") }
         let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
         let oh = outputSize(h, kernel: kernel.h, stride: strides.h, padBefore: pads[0], padAfter: pads[2], dilation: dilations.h)
         let ow = outputSize(w, kernel: kernel.w, stride: strides.w, padBefore: pads[1], padAfter: pads[3], dilation: dilations.w)
         guard x.count > 0, oh > 0, ow > 0 else { throw .invalidInput("MaxPool of an empty or too small \(x.shape) tensor") }
-        var out = uninitializedFloats(n * c * oh * ow)
+        var out = allocate(n * c * oh * ow)
         x.scalars.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for plane in 0..<(n * c) {

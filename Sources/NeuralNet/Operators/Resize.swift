@@ -43,7 +43,9 @@ struct Resize: Sendable {
     }
 
     /// Output size from `sizes` if given, else `scales`; N and C must stay unchanged.
-    func callAsFunction(_ x: Tensor, scales: Tensor?, sizes: IntTensor?) throws(ModelError) -> Tensor {
+    /// - Parameter allocate: makes the output's storage (a session recycles released tensors' arrays).
+    func callAsFunction(_ x: Tensor, scales: Tensor?, sizes: IntTensor?,
+                        allocate: (Int) -> [Float] = uninitializedFloats) throws(ModelError) -> Tensor {
         guard x.rank == 4 else { throw .invalidInput("Resize expects NCHW, got shape \(x.shape)") }
         let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
         var oh: Int, ow: Int
@@ -67,7 +69,7 @@ struct Resize: Sendable {
         guard x.count > 0, oh > 0, ow > 0 else { throw .invalidInput("Resize of \(x.shape) to \(oh)×\(ow)") }
         let ys = axisSamples(outSize: oh, inSize: h, scale: scaleH)
         let xs = axisSamples(outSize: ow, inSize: w, scale: scaleW)
-        var out = uninitializedFloats(n * c * oh * ow)
+        var out = allocate(n * c * oh * ow)
         let xIndex0 = xs.map(\.i0), xIndex1 = xs.map(\.i1), xWeight0 = xs.map(\.w0), xWeight1 = xs.map(\.w1)
         var blended = [Float](repeating: 0, count: w)
         x.scalars.withUnsafeBufferPointer { src in

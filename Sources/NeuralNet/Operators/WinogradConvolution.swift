@@ -76,10 +76,10 @@ struct WinogradScratch {
 
     /// Arrays of released tensors by element count, for convolution outputs to reuse: a fresh
     /// multi-megabyte array costs page faults on first write, a recycled one does not.
-    /// Bounded so a session holds at most 32 MB of spare tensors.
+    /// Bounded so a session holds at most 128 MB of spare tensors (U²-Net-p's largest is 26 MB).
     private var recycled: [Int: [[Float]]] = [:]
     private var recycledCount = 0
-    private static let recycledLimit = 8 << 20
+    private static let recycledLimit = 32 << 20
 
     /// An array of exactly `count` floats with unspecified contents, recycled when possible.
     mutating func takeBuffer(_ count: Int) -> [Float] {
@@ -90,7 +90,7 @@ struct WinogradScratch {
 
     /// Offers a released tensor's storage for reuse (large ones only, a few per size).
     mutating func recycle(_ values: [Float]) {
-        guard values.count >= 16_384, recycled[values.count, default: []].count < 2,
+        guard values.count >= 16_384, recycled[values.count, default: []].count < 4,
               recycledCount + values.count <= Self.recycledLimit else { return }
         recycled[values.count, default: []].append(values)
         recycledCount += values.count
