@@ -9,95 +9,145 @@ struct StickerRenderer {
     var maximumGridSide = 1024
 
     func render() -> Image {
+        let layers = Layers(self)
+        guard let layers else { return padded(margin: margin) }
+        return Image(width: layers.width, height: layers.height, pixels: layers.composite(rows: 0..<layers.height))
+    }
+
+    /// As `render()`, the canvas composited in `bands` row bands on parallel child tasks.
+    func render(bands: Int) async -> Image {
+        guard let layers = Layers(self) else { return padded(margin: margin) }
+        let count = max(1, min(bands, layers.height))
+        let ranges = (0..<count).map { layers.height * $0 / count..<layers.height * ($0 + 1) / count }
+        let parts = await concurrentMap(ranges) { layers.composite(rows: $0) }
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(layers.width * layers.height * 4)
+        for part in parts { pixels.append(contentsOf: part) }
+        return Image(width: layers.width, height: layers.height, pixels: pixels)
+    }
+
+    var outlineWidth: Float { Float(style.resolvedOutlineWidth(width: cutOut.width, height: cutOut.height)) }
+
+    var margin: Int {
         let side = min(cutOut.width, cutOut.height)
-        let outline = Float(style.resolvedOutlineWidth(width: cutOut.width, height: cutOut.height))
         let blur = style.shadow.map { Float(Double(side) * $0.blurFraction) } ?? 0
         let offset = style.shadow.map { Float(Double(side) * $0.offsetFraction) } ?? 0
-        let margin = Int((outline + 2 * blur + offset).rounded(.up)) + style.padding
-        let width = cutOut.width + 2 * margin, height = cutOut.height + 2 * margin
-        guard outline > 0 || style.shadow != nil else { return padded(margin: margin) }
+        return Int((outlineWidth + 2 * blur + offset).rounded(.up)) + style.padding
+    }
 
-        // The grid: one cell per `step`×`step` canvas pixels.
-        let step = max(1, (max(width, height) + maximumGridSide - 1) / maximumGridSide)
-        let gw = (width + step - 1) / step, gh = (height + step - 1) / step
-        var solid = [Bool](repeating: false, count: gw * gh)
-        cutOut.pixels.withUnsafeBufferPointer { px in
-            for y in 0..<cutOut.height {
-                let gy = (y + margin) / step
-                for x in 0..<cutOut.width where px[(y * cutOut.width + x) * 4 + 3] >= 128 {
-                    solid[gy * gw + (x + margin) / step] = true
-                }
-            }
-        }
-        let squared = DistanceTransform.squaredDistances(width: gw, height: gh) { solid[$0] }
-        // Distance in canvas pixels, from grid-cell centres.
-        let distance = GridPlane(width: gw, height: gh, step: step,
-                                 values: squared.map { $0.isFinite ? $0.squareRoot() * Float(step) : 1e9 })
-        func outlineAlpha(_ d: Float) -> Float { min(1, max(0, outline + 0.5 - d)) }
+    /// Everything the canvas is composited from: the cut-out, the outline's distance field and the
+    /// shadow on their coarse grids. Immutable, so row bands can be composited in parallel.
+    struct Layers: Sendable {
+        let cutOut: Image
+        let style: StickerStyle
+        let margin: Int
+        let width: Int
+        let height: Int
+        let outline: Float
+        let distance: GridPlane
+        let shadowGrid: GridPlane?
+        let columns: GridPlane.Axis
+        let rows: GridPlane.Axis
+        let shadowRows: GridPlane.Axis
 
-        var shadowGrid: GridPlane?
-        if let shadow = style.shadow {
-            // Silhouette of subject + outline, blurred (three box passes ≈ Gaussian), faded.
-            var silhouette = distance.values.map { outline > 0 ? outlineAlpha($0) : ($0 == 0 ? 1 : 0) }
-            let r = max(1, Int((blur / Float(step) / 2).rounded()))
-            let box = BoxFilter(width: gw, height: gh, radius: r)
-            for _ in 0..<3 { silhouette = box.mean(silhouette) }
-            shadowGrid = GridPlane(width: gw, height: gh, step: step,
-                                   values: silhouette.map { $0 * shadow.opacity })
-        }
+        /// Nil when there is neither outline nor shadow (the cut-out is only padded).
+        init?(_ renderer: StickerRenderer) {
+            let style = renderer.style, cutOut = renderer.cutOut
+            let side = min(cutOut.width, cutOut.height)
+            let outline = renderer.outlineWidth
+            let blur = style.shadow.map { Float(Double(side) * $0.blurFraction) } ?? 0
+            let offset = style.shadow.map { Float(Double(side) * $0.offsetFraction) } ?? 0
+            let margin = renderer.margin
+            let width = cutOut.width + 2 * margin, height = cutOut.height + 2 * margin
+            guard outline > 0 || style.shadow != nil else { return nil }
 
-        var out = [UInt8](repeating: 0, count: width * height * 4)
-        let oc = style.outlineColor
-        let ocr = Float(oc.r), ocg = Float(oc.g), ocb = Float(oc.b)
-        let columns = GridPlane.Axis(count: width, cells: gw, step: step, offset: 0)
-        let rows = GridPlane.Axis(count: height, cells: gh, step: step, offset: 0)
-        let shadowRows = GridPlane.Axis(count: height, cells: gh, step: step, offset: -offset)
-        let cw = cutOut.width, ch = cutOut.height
-        cutOut.pixels.withUnsafeBufferPointer { px in
-            out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<height {
-                    let cy = y - margin
-                    let subjectRow = cy >= 0 && cy < ch
-                    for x in 0..<width {
-                        let o = (y * width + x) * 4
-                        let cx = x - margin
-                        var sa: Float = 0
-                        var s = 0
-                        if subjectRow && cx >= 0 && cx < cw {
-                            s = (cy * cw + cx) * 4
-                            if px[s + 3] == 255 {   // opaque subject: nothing below shows
-                                dst[o] = px[s]; dst[o + 1] = px[s + 1]; dst[o + 2] = px[s + 2]; dst[o + 3] = 255
-                                continue
-                            }
-                            sa = Float(px[s + 3]) * (1 / 255)
-                        }
-                        // Premultiplied layers, bottom up: shadow (black), outline, subject.
-                        var a: Float = 0, r: Float = 0, g: Float = 0, b: Float = 0
-                        if let shadowGrid { a = shadowGrid.sample(columns, x, shadowRows, y) }
-                        if outline > 0 {
-                            let oa = outlineAlpha(distance.sample(columns, x, rows, y))
-                            if oa > 0 {
-                                r = ocr * oa + r * (1 - oa); g = ocg * oa + g * (1 - oa); b = ocb * oa + b * (1 - oa)
-                                a = oa + a * (1 - oa)
-                            }
-                        }
-                        if sa > 0 {
-                            r = Float(px[s]) * sa + r * (1 - sa)
-                            g = Float(px[s + 1]) * sa + g * (1 - sa)
-                            b = Float(px[s + 2]) * sa + b * (1 - sa)
-                            a = sa + a * (1 - sa)
-                        }
-                        guard a > 0 else { continue }
-                        let inv = 1 / a
-                        dst[o] = UInt8(min(255, r * inv + 0.5))
-                        dst[o + 1] = UInt8(min(255, g * inv + 0.5))
-                        dst[o + 2] = UInt8(min(255, b * inv + 0.5))
-                        dst[o + 3] = UInt8(min(255, a * 255 + 0.5))
+            // The grid: one cell per `step`×`step` canvas pixels.
+            let step = max(1, (max(width, height) + renderer.maximumGridSide - 1) / renderer.maximumGridSide)
+            let gw = (width + step - 1) / step, gh = (height + step - 1) / step
+            var solid = [Bool](repeating: false, count: gw * gh)
+            cutOut.pixels.withUnsafeBufferPointer { px in
+                for y in 0..<cutOut.height {
+                    let gy = (y + margin) / step
+                    for x in 0..<cutOut.width where px[(y * cutOut.width + x) * 4 + 3] >= 128 {
+                        solid[gy * gw + (x + margin) / step] = true
                     }
                 }
             }
+            let squared = DistanceTransform.squaredDistances(width: gw, height: gh) { solid[$0] }
+            // Distance in canvas pixels, from grid-cell centres.
+            let distance = GridPlane(width: gw, height: gh, step: step,
+                                     values: squared.map { $0.isFinite ? $0.squareRoot() * Float(step) : 1e9 })
+            var shadowGrid: GridPlane?
+            if let shadow = style.shadow {
+                // Silhouette of subject + outline, blurred (three box passes ≈ Gaussian), faded.
+                var silhouette = distance.values.map { outline > 0 ? Self.outlineAlpha($0, outline) : ($0 == 0 ? 1 : 0) }
+                let r = max(1, Int((blur / Float(step) / 2).rounded()))
+                let box = BoxFilter(width: gw, height: gh, radius: r)
+                for _ in 0..<3 { silhouette = box.mean(silhouette) }
+                shadowGrid = GridPlane(width: gw, height: gh, step: step, values: silhouette.map { $0 * shadow.opacity })
+            }
+            self.cutOut = cutOut; self.style = style; self.margin = margin
+            self.width = width; self.height = height; self.outline = outline
+            self.distance = distance; self.shadowGrid = shadowGrid
+            columns = GridPlane.Axis(count: width, cells: gw, step: step, offset: 0)
+            rows = GridPlane.Axis(count: height, cells: gh, step: step, offset: 0)
+            shadowRows = GridPlane.Axis(count: height, cells: gh, step: step, offset: -offset)
         }
-        return Image(width: width, height: height, pixels: out)
+
+        static func outlineAlpha(_ d: Float, _ outline: Float) -> Float { min(1, max(0, outline + 0.5 - d)) }
+
+        /// Canvas rows `band`, RGBA8, straight alpha.
+        func composite(rows band: Range<Int>) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: band.count * width * 4)
+            let oc = style.outlineColor
+            let ocr = Float(oc.r), ocg = Float(oc.g), ocb = Float(oc.b)
+            let cw = cutOut.width, ch = cutOut.height, outline = outline, width = width, margin = margin
+            cutOut.pixels.withUnsafeBufferPointer { px in
+                out.withUnsafeMutableBufferPointer { dst in
+                    for y in band {
+                        let cy = y - margin
+                        let subjectRow = cy >= 0 && cy < ch
+                        for x in 0..<width {
+                            let o = ((y - band.lowerBound) * width + x) * 4
+                            let cx = x - margin
+                            var sa: Float = 0
+                            var s = 0
+                            if subjectRow && cx >= 0 && cx < cw {
+                                s = (cy * cw + cx) * 4
+                                if px[s + 3] == 255 {   // opaque subject: nothing below shows
+                                    dst[o] = px[s]; dst[o + 1] = px[s + 1]; dst[o + 2] = px[s + 2]; dst[o + 3] = 255
+                                    continue
+                                }
+                                sa = Float(px[s + 3]) * (1 / 255)
+                            }
+                            // Premultiplied layers, bottom up: shadow (black), outline, subject.
+                            var a: Float = 0, r: Float = 0, g: Float = 0, b: Float = 0
+                            if let shadowGrid { a = shadowGrid.sample(columns, x, shadowRows, y) }
+                            if outline > 0 {
+                                let oa = Self.outlineAlpha(distance.sample(columns, x, rows, y), outline)
+                                if oa > 0 {
+                                    r = ocr * oa + r * (1 - oa); g = ocg * oa + g * (1 - oa); b = ocb * oa + b * (1 - oa)
+                                    a = oa + a * (1 - oa)
+                                }
+                            }
+                            if sa > 0 {
+                                r = Float(px[s]) * sa + r * (1 - sa)
+                                g = Float(px[s + 1]) * sa + g * (1 - sa)
+                                b = Float(px[s + 2]) * sa + b * (1 - sa)
+                                a = sa + a * (1 - sa)
+                            }
+                            guard a > 0 else { continue }
+                            let inv = 1 / a
+                            dst[o] = UInt8(min(255, r * inv + 0.5))
+                            dst[o + 1] = UInt8(min(255, g * inv + 0.5))
+                            dst[o + 2] = UInt8(min(255, b * inv + 0.5))
+                            dst[o + 3] = UInt8(min(255, a * 255 + 0.5))
+                        }
+                    }
+                }
+            }
+            return out
+        }
     }
 
     /// The cut-out in a transparent frame of `margin` pixels.
@@ -114,14 +164,14 @@ struct StickerRenderer {
 
 /// A coarse plane whose cells cover `step`×`step` canvas pixels, sampled bilinearly at canvas
 /// pixel centres.
-struct GridPlane {
+struct GridPlane: Sendable {
     let width: Int
     let height: Int
     let step: Int
     let values: [Float]
 
     /// Bilinear positions of canvas pixel centres on the grid, along one axis, precomputed.
-    struct Axis {
+    struct Axis: Sendable {
         var lower: [Int] = []
         var upper: [Int] = []
         var weight: [Float] = []

@@ -1,3 +1,4 @@
+import Foundation
 import Raster
 
 /// Cuts the main subject out of a photo, fully automatically: saliency from a network at low
@@ -10,6 +11,9 @@ public struct SubjectExtractor: Sendable {
     public var presence = SubjectPresence()
     public var cleanup = SaliencyCleanup()
     public var refinement = Refinement()
+    /// Row bands the full-size stages are split into, on parallel child tasks (one per core: a lone
+    /// photo uses the whole machine; in a batch the bands simply queue).
+    public var bands = ProcessInfo.processInfo.activeProcessorCount
 
     /// How the low-resolution saliency becomes a full-size alpha.
     public struct Refinement: Sendable, Hashable {
@@ -66,7 +70,7 @@ public struct SubjectExtractor: Sendable {
             mark = now; cpuMark = cpuNow
         }
         let cut = try await cutOut(from: image, lap: lap)
-        let styled = style.apply(to: cut.image)
+        let styled = await style.apply(to: cut.image, bands: bands)
         lap("style")
         return Sticker(image: styled, mask: cut.mask)
     }
