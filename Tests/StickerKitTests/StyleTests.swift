@@ -73,3 +73,19 @@ private func square(_ side: Int) -> Image {
     #expect(shade.a > 0 && shade.a < 128)
     #expect(shade.r < 40)
 }
+
+@Test(arguments: [1, 2, 3, 7])
+func compositingInRowBandsGivesTheSamePixels(bands: Int) async {
+    // A soft-edged disc so every layer (shadow, outline, partial alpha) shows.
+    var disc = Image(width: 37, height: 29)
+    for y in 0..<29 {
+        for x in 0..<37 {
+            let d = (Float(x - 18) * Float(x - 18) + Float(y - 14) * Float(y - 14)).squareRoot()
+            disc[x, y] = RGBA8(r: 30, g: 140, b: 200, a: UInt8(max(0, min(255, (12 - d) * 64))))
+        }
+    }
+    var style = StickerStyle(outlineWidth: 3)
+    style.shadow = StickerStyle.Shadow()
+    #expect(await style.apply(to: disc, bands: bands) == style.apply(to: disc))
+    #expect(await StickerStyle.plain.apply(to: disc, bands: bands) == StickerStyle.plain.apply(to: disc))
+}
