@@ -72,27 +72,30 @@ struct Resize: Sendable {
         var out = allocate(n * c * oh * ow)
         let xIndex0 = xs.map(\.i0), xIndex1 = xs.map(\.i1), xWeight0 = xs.map(\.w0), xWeight1 = xs.map(\.w1)
         var blended = [Float](repeating: 0, count: w)
+        // Raw pointers throughout: the horizontal gather is the hot loop (no bounds checks there).
         x.scalars.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                blended.withUnsafeMutableBufferPointer { rowBuffer in
-                    let blend = rowBuffer.baseAddress!
-                    for plane in 0..<(n * c) {
-                        let s = src.baseAddress! + plane * h * w
-                        let d = dst.baseAddress! + plane * oh * ow
-                        for oy in 0..<oh {
-                            // Vertical blend of the two source rows (vectorised), then horizontal samples.
-                            let sy = ys[oy]
-                            let r0 = s + sy.i0 * w, r1 = s + sy.i1 * w
-                            for ix in 0..<w { blend[ix] = r0[ix] * sy.w0 + r1[ix] * sy.w1 }
-                            let row = d + oy * ow
-                            for ox in 0..<ow {
-                                row[ox] = blend[xIndex0[ox]] * xWeight0[ox] + blend[xIndex1[ox]] * xWeight1[ox]
-                            }
-                        }
+        out.withUnsafeMutableBufferPointer { dst in
+        blended.withUnsafeMutableBufferPointer { rowBuffer in
+        xIndex0.withUnsafeBufferPointer { i0 in
+        xIndex1.withUnsafeBufferPointer { i1 in
+        xWeight0.withUnsafeBufferPointer { w0 in
+        xWeight1.withUnsafeBufferPointer { w1 in
+            let blend = rowBuffer.baseAddress!
+            for plane in 0..<(n * c) {
+                let s = src.baseAddress! + plane * h * w
+                let d = dst.baseAddress! + plane * oh * ow
+                for oy in 0..<oh {
+                    // Vertical blend of the two source rows (vectorised), then horizontal samples.
+                    let sy = ys[oy]
+                    let r0 = s + sy.i0 * w, r1 = s + sy.i1 * w
+                    for ix in 0..<w { blend[ix] = r0[ix] * sy.w0 + r1[ix] * sy.w1 }
+                    let row = d + oy * ow
+                    for ox in 0..<ow {
+                        row[ox] = blend[i0[ox]] * w0[ox] + blend[i1[ox]] * w1[ox]
                     }
                 }
             }
-        }
+        }}}}}}}
         return Tensor(uncheckedShape: [n, c, oh, ow], scalars: out)
     }
 
