@@ -20,10 +20,7 @@ struct StickerRenderer {
         let count = max(1, min(bands, layers.height))
         let ranges = (0..<count).map { layers.height * $0 / count..<layers.height * ($0 + 1) / count }
         let parts = await concurrentMap(ranges) { layers.composite(rows: $0) }
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(layers.width * layers.height * 4)
-        for part in parts { pixels.append(contentsOf: part) }
-        return Image(width: layers.width, height: layers.height, pixels: pixels)
+        return Image(width: layers.width, height: layers.height, pixels: joinedBands(parts))
     }
 
     var outlineWidth: Float { Float(style.resolvedOutlineWidth(width: cutOut.width, height: cutOut.height)) }

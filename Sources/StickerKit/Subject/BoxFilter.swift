@@ -84,18 +84,3 @@ struct BoxFilter: Sendable {
         }
     }
 }
-
-/// `transform` applied to every element in its own child task, results in order: for a handful of
-/// independent whole-plane filters, so they spread over the cores.
-func concurrentMap<Element: Sendable, Result: Sendable>(
-    _ elements: [Element], _ transform: @escaping @Sendable (Element) -> Result
-) async -> [Result] {
-    await withTaskGroup(of: (Int, Result).self) { group in
-        for (index, element) in elements.enumerated() {
-            group.addTask { (index, transform(element)) }
-        }
-        var results = [Result?](repeating: nil, count: elements.count)
-        for await (index, result) in group { results[index] = result }
-        return results.compactMap { $0 }
-    }
-}

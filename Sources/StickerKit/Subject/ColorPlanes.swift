@@ -69,13 +69,29 @@ extension ColorPlanes {
     /// of one add per photo pixel.
     static func reduced(_ image: Image, factor k: Int) -> ColorPlanes {
         guard k > 1 else { return ColorPlanes(image) }
-        let w = max(1, image.width / k), h = max(1, image.height / k)
+        let h = max(1, image.height / k)
+        return reducedRows(image, factor: k, rows: 0..<h)
+    }
+
+    /// As `reduced(_:factor:)`, the output rows computed in `bands` row bands on parallel child tasks.
+    static func reduced(_ image: Image, factor k: Int, bands: Int) async -> ColorPlanes {
+        guard k > 1 else { return ColorPlanes(image) }
+        let h = max(1, image.height / k)
+        let parts = await concurrentMap(rowBands(h, count: bands)) { reducedRows(image, factor: k, rows: $0) }
+        return ColorPlanes(width: parts[0].width, height: h, red: joinedBands(parts.map(\.red)),
+                           green: joinedBands(parts.map(\.green)), blue: joinedBands(parts.map(\.blue)))
+    }
+
+    /// Output rows `rows` of the reduction (a band of the whole).
+    private static func reducedRows(_ image: Image, factor k: Int, rows: Range<Int>) -> ColorPlanes {
+        let w = max(1, image.width / k)
         let kx = min(k, image.width), ky = min(k, image.height)
-        var red = [Float](repeating: 0, count: w * h), green = red, blue = red
+        let count = w * rows.count
+        var red = [Float](repeating: 0, count: count), green = red, blue = red
         var sums = [UInt32](repeating: 0, count: w * 3)
         let scale = 1 / (Float(kx * ky) * 255)
         image.pixels.withUnsafeBufferPointer { px in
-            for y in 0..<h {
+            for y in rows {
                 for i in 0..<sums.count { sums[i] = 0 }
                 for dy in 0..<ky {
                     let row = (y * ky + dy) * image.width * 4
@@ -89,7 +105,7 @@ extension ColorPlanes {
                         sums[3 * x] += r; sums[3 * x + 1] += g; sums[3 * x + 2] += b
                     }
                 }
-                let out = y * w
+                let out = (y - rows.lowerBound) * w
                 for x in 0..<w {
                     red[out + x] = Float(sums[3 * x]) * scale
                     green[out + x] = Float(sums[3 * x + 1]) * scale
@@ -97,7 +113,7 @@ extension ColorPlanes {
                 }
             }
         }
-        return ColorPlanes(width: w, height: h, red: red, green: green, blue: blue)
+        return ColorPlanes(width: w, height: rows.count, red: red, green: green, blue: blue)
     }
 
     /// A rectangle of the planes.

@@ -3,7 +3,7 @@ import Raster
 /// The last, full-size stage: alpha upsampled from the working resolution (bilinear: the working
 /// alpha already follows the photo's edges), and the subject's pixels cropped with their edge
 /// colours replaced by the estimated foreground colours. Touches each photo pixel once.
-struct FullResolution {
+struct FullResolution: Sendable {
     let image: Image
     /// Alpha in 0…1 at the working resolution.
     let alpha: Plane
@@ -12,7 +12,7 @@ struct FullResolution {
 
     /// Bilinear sample positions along one axis: for each output index, two source indexes and the
     /// weight of the second.
-    struct Axis {
+    struct Axis: Sendable {
         var lower: [Int32] = []
         var upper: [Int32] = []
         var weight: [Float] = []
@@ -28,9 +28,20 @@ struct FullResolution {
     }
 
     func mask() -> Mask {
+        Mask(width: image.width, height: image.height, values: maskRows(0..<image.height))
+    }
+
+    /// As `mask()`, in `bands` row bands on parallel child tasks.
+    func mask(bands: Int) async -> Mask {
+        let parts = await concurrentMap(rowBands(image.height, count: bands)) { maskRows($0) }
+        return Mask(width: image.width, height: image.height, values: joinedBands(parts))
+    }
+
+    /// The mask's rows `band`.
+    private func maskRows(_ band: Range<Int>) -> [UInt8] {
         let w = image.width, h = image.height, sw = alpha.width
         let xs = Axis(from: alpha.width, to: w, factor: factor), ys = Axis(from: alpha.height, to: h, factor: factor)
-        var values = [UInt8](repeating: 0, count: w * h)
+        var values = [UInt8](repeating: 0, count: w * band.count)
         // Each working row is stretched horizontally once (two cached), then output rows blend two.
         var upper = [Float](repeating: 0, count: w), lower = upper
         var upperRow = -1, lowerRow = -1
@@ -45,14 +56,14 @@ struct FullResolution {
                 }
             }
             values.withUnsafeMutableBufferPointer { out in
-                for y in 0..<h {
+                for y in band {
                     let r0 = Int(ys.lower[y]), r1 = Int(ys.upper[y]), wy = ys.weight[y]
                     if r0 != upperRow {
                         if r0 == lowerRow { swap(&upper, &lower); swap(&upperRow, &lowerRow) }
                         else { stretch(r0, into: &upper); upperRow = r0 }
                     }
                     if r1 != lowerRow { stretch(r1, into: &lower); lowerRow = r1 }
-                    let row = y * w
+                    let row = (y - band.lowerBound) * w
                     upper.withUnsafeBufferPointer { top in
                         lower.withUnsafeBufferPointer { bottom in
                             for x in 0..<w {
@@ -63,23 +74,38 @@ struct FullResolution {
                 }
             }
         }
-        return Mask(width: w, height: h, values: values)
+        return values
     }
 
     /// The photo cropped to `box`, alpha from `mask`; fractional-alpha pixels get the foreground colour
     /// F = F̂ + α(I − αF̂ − (1−α)B̂) with F̂, B̂ sampled from the working-resolution local colours.
     func cutOut(mask: Mask, in box: Mask.Bounds, colors: ForegroundEstimator.LocalColors) -> Image {
-        let w = image.width, h = image.height, sw = alpha.width
-        let xs = Axis(from: alpha.width, to: w, factor: factor), ys = Axis(from: alpha.height, to: h, factor: factor)
-        var out = [UInt8](repeating: 0, count: box.width * box.height * 4)
+        Image(width: box.width, height: box.height,
+              pixels: cutOutRows(box.y..<(box.y + box.height), mask: mask, in: box, colors: colors))
+    }
+
+    /// As `cutOut(mask:in:colors:)`, in `bands` row bands on parallel child tasks.
+    func cutOut(mask: Mask, in box: Mask.Bounds, colors: ForegroundEstimator.LocalColors, bands: Int) async -> Image {
+        let parts = await concurrentMap(rowBands(box.height, count: bands)) { band in
+            cutOutRows((box.y + band.lowerBound)..<(box.y + band.upperBound), mask: mask, in: box, colors: colors)
+        }
+        return Image(width: box.width, height: box.height, pixels: joinedBands(parts))
+    }
+
+    /// Photo rows `band` (within `box`) of the cut-out.
+    private func cutOutRows(_ band: Range<Int>, mask: Mask, in box: Mask.Bounds,
+                            colors: ForegroundEstimator.LocalColors) -> [UInt8] {
+        let w = image.width, sw = alpha.width
+        let xs = Axis(from: alpha.width, to: w, factor: factor), ys = Axis(from: alpha.height, to: image.height, factor: factor)
+        var out = [UInt8](repeating: 0, count: box.width * band.count * 4)
         let f = colors.foreground, b = colors.background
         image.pixels.withUnsafeBufferPointer { px in
             mask.values.withUnsafeBufferPointer { m in
-                for y in box.y..<(box.y + box.height) {
+                for y in band {
                     let r0 = Int(ys.lower[y]) * sw, r1 = Int(ys.upper[y]) * sw, wy = ys.weight[y]
                     for x in box.x..<(box.x + box.width) {
                         let a8 = m[y * w + x]
-                        let o = ((y - box.y) * box.width + (x - box.x)) * 4
+                        let o = ((y - band.lowerBound) * box.width + (x - box.x)) * 4
                         let s = (y * w + x) * 4
                         out[o + 3] = a8
                         if a8 == 255 {
@@ -107,8 +133,7 @@ struct FullResolution {
                 }
             }
         }
-        _ = h
-        return Image(width: box.width, height: box.height, pixels: out)
+        return out
     }
 }
 

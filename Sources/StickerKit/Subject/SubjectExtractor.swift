@@ -95,7 +95,7 @@ public struct SubjectExtractor: Sendable {
         guard image.width > 0 && image.height > 0 else { throw .emptyImage }
         // An integer reduction: exact block averages, and full-size pixels map to working ones simply.
         let factor = max(1, (max(image.width, image.height) + refinement.workingDimension - 1) / refinement.workingDimension)
-        let work = ColorPlanes.reduced(image, factor: factor)
+        let work = await ColorPlanes.reduced(image, factor: factor, bands: bands)
         let workWidth = work.width, workHeight = work.height
         lap("downscale")
 
@@ -122,10 +122,10 @@ public struct SubjectExtractor: Sendable {
 
         let full = FullResolution(image: image, alpha: Plane(width: workWidth, height: workHeight, values: alpha),
                                   factor: factor)
-        let mask = full.mask()
+        let mask = await full.mask(bands: bands)
         guard let box = mask.bounds else { throw .noClearSubject }
         lap("upsample")
-        let cut = full.cutOut(mask: mask, in: box, colors: colors)
+        let cut = await full.cutOut(mask: mask, in: box, colors: colors, bands: bands)
         lap("compose")
         return CutOut(mask: mask, image: cut, originX: box.x, originY: box.y)
     }
