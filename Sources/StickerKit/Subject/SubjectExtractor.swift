@@ -37,6 +37,9 @@ public struct SubjectExtractor: Sendable {
     /// is accepted only if that closer look is clearly confident (stricter than the first test).
     public var closerPresence = SubjectPresence(minimumCoreFraction: 0.02, minimumRegionConfidence: 0.85)
 
+    /// A large first-look subject is checked against an upside-down look (see `UpsideDownConsensus`).
+    public var consensus = UpsideDownConsensus()
+
     public init(predictor: any SaliencyPredicting, style: StickerStyle = StickerStyle()) {
         self.predictor = predictor
         self.style = style
@@ -103,6 +106,8 @@ public struct SubjectExtractor: Sendable {
         if !presence.hasClearSubject(raw) {
             guard let closer = try await closerLook(at: raw, in: work) else { throw .noClearSubject }
             raw = closer
+        } else {
+            raw = try await consensus.apply(to: raw, of: work.image, using: predictor)
         }
         lap("saliency")
         let tidy = cleanup.apply(to: raw)
