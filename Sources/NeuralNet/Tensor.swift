@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A dense float32 tensor in row-major order (NCHW for images): the values a network reads and
 /// writes. A value type backed by a Swift array, so it is Sendable and copies share storage until
 /// one is mutated.
@@ -58,23 +54,5 @@ enum Value: Sendable {
 /// An array of `count` floats whose values the caller must all write before reading them (an
 /// output buffer): skips the zero-fill that `Array(repeating:count:)` costs on large tensors.
 func uninitializedFloats(_ count: Int) -> [Float] {
-    [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-        adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
-        initialized = count
-    }
-}
-
-/// Asks Linux to back the 2 MiB-aligned interior of a large, not yet touched buffer with huge pages.
-/// A network's activations are hundreds of megabytes written once each: with 4 KiB pages, the page
-/// faults on first write are a fifth of a one-shot run's time; with 2 MiB pages they are few.
-/// Advisory only: where transparent huge pages are off it changes nothing.
-private func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-    #if canImport(Glibc)
-    let huge = 2 << 20
-    guard buffer.count >= 2 * huge, let base = buffer.baseAddress else { return }
-    let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-    let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
-    guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
-    _ = madvise(aligned, end - start, MADV_HUGEPAGE)
-    #endif
+    [Float](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
 }
