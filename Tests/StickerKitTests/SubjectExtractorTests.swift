@@ -105,3 +105,21 @@ private struct ShortSightedSaliency: SaliencyPredicting {
         _ = try await SubjectExtractor(predictor: Unsure()).cutOut(from: scene.image)
     }
 }
+
+@Test func theSubjectIsReportedOnceAsTheWholeFrameSaliencyItWasCutFrom() async throws {
+    // The closer look runs the network on a crop; what is reported is the frame's saliency.
+    let scene = SubjectScenes.disc(width: 400, height: 240, centerX: 250, centerY: 110, radius: 18)
+    let (reports, report) = AsyncStream.makeStream(of: Plane.self)
+    var extractor = SubjectExtractor(predictor: ShortSightedSaliency(frameWidth: 400))
+    extractor.located = { report.yield($0) }
+    _ = try await extractor.cutOut(from: scene.image)
+    report.finish()
+    var planes: [Plane] = []
+    for await plane in reports { planes.append(plane) }
+    #expect(planes.count == 1)
+    let plane = try #require(planes.first)
+    // Same aspect as the photo, and salient where the disc is.
+    #expect(abs(Float(plane.width) / Float(plane.height) - 400 / 240) < 0.05)
+    let x = Int(Float(250) / 400 * Float(plane.width)), y = Int(Float(110) / 240 * Float(plane.height))
+    #expect(plane.values[y * plane.width + x] > 0.5)
+}

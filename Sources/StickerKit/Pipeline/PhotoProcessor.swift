@@ -42,7 +42,7 @@ public struct PhotoProcessor: PhotoProcessing {
     private func processConcurrently(_ image: Image) async throws -> ProcessedPhoto {
         let (saliencies, saliencyFound) = AsyncStream.makeStream(of: Plane.self, bufferingPolicy: .bufferingNewest(1))
         var extractor = subjectExtractor
-        extractor.predictor = SaliencyTap(predictor: subjectExtractor.predictor, found: saliencyFound)
+        extractor.located = { saliencyFound.yield($0) }
 
         async let sticker = Self.sticker(of: image, using: extractor, then: saliencyFound)
         async let scheme = Self.colorScheme(of: image, count: colorCount, subjectFrom: saliencies)
@@ -86,19 +86,6 @@ public struct PhotoProcessor: PhotoProcessing {
         let mask = Mask(width: saliency.width, height: saliency.height,
                         values: saliency.values.map { UInt8((min(max($0, 0), 1) * 255).rounded()) })
         return ColorExtractor().extractColors(from: thumbnail, count: count, mask: mask)
-    }
-}
-
-/// Forwards to the real predictor and hands its saliency to whoever waits for it: how the colour
-/// stage learns where the subject is without running the network twice.
-private struct SaliencyTap: SaliencyPredicting {
-    let predictor: any SaliencyPredicting
-    let found: AsyncStream<Plane>.Continuation
-
-    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
-        let saliency = try await predictor.saliency(of: image)
-        found.yield(saliency)
-        return saliency
     }
 }
 

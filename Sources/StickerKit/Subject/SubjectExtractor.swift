@@ -14,6 +14,10 @@ public struct SubjectExtractor: Sendable {
     /// Row bands the full-size stages are split into, on parallel child tasks (one per core: a lone
     /// photo uses the whole machine; in a batch the bands simply queue).
     public var bands = ProcessInfo.processInfo.activeProcessorCount
+    /// Called once with the saliency the cut-out goes on with (after any second look, whole frame,
+    /// before clean-up): a caller that only needs to know where the subject is (the pipeline's
+    /// colour stage) starts while the refinement runs.
+    public var located: (@Sendable (Plane) -> Void)?
 
     /// How the low-resolution saliency becomes a full-size alpha.
     public struct Refinement: Sendable, Hashable {
@@ -110,6 +114,7 @@ public struct SubjectExtractor: Sendable {
             raw = try await consensus.apply(to: raw, of: work.image, using: predictor)
         }
         lap("saliency")
+        located?(raw)
         let tidy = cleanup.apply(to: raw)
         lap("cleanup")
 
