@@ -8,7 +8,11 @@ import Raster
 /// upright scene's layout; upside down, the object that stands out by its own appearance stays
 /// salient while the context fades. The merge only happens when the salient area is large, so only
 /// such photos pay for the second network run. On the dev set it turns one such composite from
-/// IoU 0.55 to about 0.9 and leaves the other subjects and the Samples as they were.
+/// IoU 0.55 to about 0.9 and leaves the other subjects and the Samples as they were; on 30 other
+/// composites no case got worse (mean alpha error 0.135 → 0.127).
+///
+/// Measured at the network's own 320 px only: a smaller upside-down look (224–288 px) loses the
+/// effect (that composite stays object ∪ cup), so the two looks share one input size.
 public struct UpsideDownConsensus: Sendable, Hashable {
     /// The second look runs only when the first look's salient area (saliency > 0.5) covers at
     /// least this fraction of the frame; above 1 it never runs.
