@@ -123,3 +123,37 @@ private struct ShortSightedSaliency: SaliencyPredicting {
     let x = Int(Float(250) / 400 * Float(plane.width)), y = Int(Float(110) / 240 * Float(plane.height))
     #expect(plane.values[y * plane.width + x] > 0.5)
 }
+
+/// Reports each session it makes and each look, so a test can count them.
+private struct CountingSaliency: SaliencyPredicting {
+    let inner: any SaliencyPredicting
+    let events: AsyncStream<String>.Continuation
+    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+        events.yield("call")
+        return try await inner.saliency(of: image)
+    }
+    func makeSession() -> any SaliencySession {
+        events.yield("session")
+        return Looks(predictor: self)
+    }
+    final class Looks: SaliencySession {
+        let predictor: CountingSaliency
+        init(predictor: CountingSaliency) { self.predictor = predictor }
+        func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+            predictor.events.yield("look")
+            return try await predictor.inner.saliency(of: image)
+        }
+    }
+}
+
+@Test func theLooksAtOnePhotoShareOneSession() async throws {
+    // Unsure at first, so the extractor takes a closer look: two looks, one session.
+    let scene = SubjectScenes.disc(width: 400, height: 240, centerX: 250, centerY: 110, radius: 18)
+    let (events, report) = AsyncStream.makeStream(of: String.self)
+    let extractor = SubjectExtractor(predictor: CountingSaliency(inner: ShortSightedSaliency(frameWidth: 400), events: report))
+    _ = try await extractor.cutOut(from: scene.image)
+    report.finish()
+    var seen: [String] = []
+    for await event in events { seen.append(event) }
+    #expect(seen == ["session", "look", "look"])
+}

@@ -9,6 +9,31 @@ public protocol SaliencyPredicting: Sendable {
     ///
     /// - Parameter image: the photo, already oriented, usually reduced to about a megapixel.
     func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane
+
+    /// A session for several looks at one photo by one task (a first look, then a closer or an
+    /// upside-down one). A predictor may keep state between them: U²-Net-p keeps one inference
+    /// session, whose recycled buffers make the second look as fast as a warm run.
+    func makeSession() -> any SaliencySession
+}
+
+/// Successive looks at one photo, made and used by one task (not Sendable).
+public protocol SaliencySession: AnyObject {
+    /// As `SaliencyPredicting.saliency(of:)`.
+    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane
+}
+
+extension SaliencyPredicting {
+    /// By default each look is an independent call.
+    public func makeSession() -> any SaliencySession { IndependentLooks(predictor: self) }
+}
+
+/// A session whose looks are independent calls of the predictor.
+private final class IndependentLooks: SaliencySession {
+    let predictor: any SaliencyPredicting
+    init(predictor: any SaliencyPredicting) { self.predictor = predictor }
+    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+        try await predictor.saliency(of: image)
+    }
 }
 
 /// Why no sticker could be cut from a photo.

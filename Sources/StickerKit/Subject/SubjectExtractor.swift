@@ -106,13 +106,7 @@ public struct SubjectExtractor: Sendable {
         let workWidth = work.width, workHeight = work.height
         lap("downscale")
 
-        var raw = try await predictor.saliency(of: work.image)
-        if !presence.hasClearSubject(raw) {
-            guard let closer = try await closerLook(at: raw, in: work) else { throw .noClearSubject }
-            raw = closer
-        } else {
-            raw = try await consensus.apply(to: raw, of: work.image, using: predictor)
-        }
+        let raw = try await saliency(of: work)
         lap("saliency")
         located?(raw)
         let tidy = cleanup.apply(to: raw)
@@ -140,11 +134,26 @@ public struct SubjectExtractor: Sendable {
         return CutOut(mask: mask, image: cut, originX: box.x, originY: box.y)
     }
 
+    /// The saliency the cut-out goes on with: the first look, then a closer look when it is unsure
+    /// or an upside-down look when its subject is large. The looks share one session, which ends
+    /// here: its buffers are not held through the full-size stages.
+    private func saliency(of work: ColorPlanes) async throws(SubjectExtractionError) -> Plane {
+        let looks = predictor.makeSession()
+        let image = work.image
+        let first = try await looks.saliency(of: image)
+        if presence.hasClearSubject(first) {
+            return try await consensus.apply(to: first, of: image, in: looks)
+        }
+        guard let closer = try await closerLook(at: first, in: work, looks: looks) else { throw .noClearSubject }
+        return closer
+    }
+
     /// The saliency of a second look around the first look's largest candidate region, pasted into a
     /// whole-frame plane (zero elsewhere), or nil when there is no compact candidate or the closer
     /// look is not confident either.
-    private func closerLook(at first: Plane, in work: ColorPlanes) async throws(SubjectExtractionError) -> Plane? {
-        let presence = self.presence, closerPresence = self.closerPresence, predictor = self.predictor
+    private func closerLook(at first: Plane, in work: ColorPlanes,
+                            looks: any SaliencySession) async throws(SubjectExtractionError) -> Plane? {
+        let presence = self.presence, closerPresence = self.closerPresence
         let evidence = presence.evidence(in: first)
         guard evidence.peak >= presence.minimumPeak, evidence.regionFraction >= presence.minimumRegionFraction,
               evidence.regionFraction <= 0.25 else { return nil }
@@ -165,7 +174,7 @@ public struct SubjectExtractor: Sendable {
         let x1 = min(work.width, Int((cx + side / 2).rounded(.up))), y1 = min(work.height, Int((cy + side / 2).rounded(.up)))
         guard x1 - x0 >= 8, y1 - y0 >= 8, (x1 - x0) * (y1 - y0) < work.width * work.height * 3 / 4 else { return nil }
         let crop = work.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-        let closer = try await predictor.saliency(of: crop.image)
+        let closer = try await looks.saliency(of: crop.image)
         guard closerPresence.hasClearSubject(closer) else { return nil }
         // Whole frame at the closer look's resolution: the crop keeps its pixels, the rest is background.
         let scaleX = Double(closer.width) / Double(crop.width), scaleY = Double(closer.height) / Double(crop.height)

@@ -34,11 +34,19 @@ public struct U2NetSaliency: SaliencyPredicting {
     }
 
     public func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+        try await saliency(of: image, in: InferenceSession(network: network, threads: threads))
+    }
+
+    /// Looks at one photo that share one inference session (its buffers stay warm between them).
+    public func makeSession() -> any SaliencySession {
+        U2NetLooks(predictor: self, session: InferenceSession(network: network, threads: threads))
+    }
+
+    func saliency(of image: Image, in session: InferenceSession) async throws(SubjectExtractionError) -> Plane {
         guard image.width > 0 && image.height > 0 else { throw .emptyImage }
         guard let inputName = network.inputNames.first, let outputName = network.outputNames.first else {
             throw .modelFailed("the network declares no input or output")
         }
-        let session = InferenceSession(network: network, threads: threads)
         let outputs: [String: Tensor]
         do {
             outputs = try await session.run([inputName: inputTensor(for: image)])
@@ -53,6 +61,19 @@ public struct U2NetSaliency: SaliencyPredicting {
             throw .modelFailed("the saliency map has shape \(output.shape)")
         }
         return Plane(width: width, height: height, values: Array(output.scalars.prefix(width * height)))
+    }
+}
+
+/// U²-Net-p's looks at one photo, through one inference session.
+private final class U2NetLooks: SaliencySession {
+    let predictor: U2NetSaliency
+    let session: InferenceSession
+    init(predictor: U2NetSaliency, session: InferenceSession) {
+        self.predictor = predictor
+        self.session = session
+    }
+    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+        try await predictor.saliency(of: image, in: session)
     }
 }
 

@@ -31,8 +31,14 @@ public struct UpsideDownConsensus: Sendable, Hashable {
     /// itself when the salient area is small.
     public func apply(to first: Plane, of image: Image,
                       using predictor: any SaliencyPredicting) async throws(SubjectExtractionError) -> Plane {
+        try await apply(to: first, of: image, in: predictor.makeSession())
+    }
+
+    /// As `apply(to:of:using:)`, the second look taken in the session of the first.
+    public func apply(to first: Plane, of image: Image,
+                      in looks: any SaliencySession) async throws(SubjectExtractionError) -> Plane {
         guard wantsSecondLook(at: first) else { return first }
-        var second = try await predictor.saliency(of: Self.upsideDown(image)).upsideDown()
+        var second = try await looks.saliency(of: Self.upsideDown(image)).upsideDown()
         if second.width != first.width || second.height != first.height {
             second = second.resampled(width: first.width, height: first.height)
         }
