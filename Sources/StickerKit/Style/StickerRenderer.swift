@@ -9,28 +9,25 @@ struct StickerRenderer {
     var maximumGridSide = 1024
 
     func render() -> Image {
-        let layers = Layers(self)
-        guard let layers else { return padded(margin: margin) }
+        guard let layers = Layers(self) else { return padded(margin: margin) }
         return Image(width: layers.width, height: layers.height, pixels: layers.composite(rows: 0..<layers.height))
     }
 
     /// As `render()`, the canvas composited in `bands` row bands on parallel child tasks.
     func render(bands: Int) async -> Image {
         guard let layers = Layers(self) else { return padded(margin: margin) }
-        let count = max(1, min(bands, layers.height))
-        let ranges = (0..<count).map { layers.height * $0 / count..<layers.height * ($0 + 1) / count }
-        let parts = await concurrentMap(ranges) { layers.composite(rows: $0) }
+        let parts = await concurrentMap(rowBands(layers.height, count: bands)) { layers.composite(rows: $0) }
         return Image(width: layers.width, height: layers.height, pixels: joinedBands(parts))
     }
 
     var outlineWidth: Float { Float(style.resolvedOutlineWidth(width: cutOut.width, height: cutOut.height)) }
 
-    var margin: Int {
-        let side = min(cutOut.width, cutOut.height)
-        let blur = style.shadow.map { Float(Double(side) * $0.blurFraction) } ?? 0
-        let offset = style.shadow.map { Float(Double(side) * $0.offsetFraction) } ?? 0
-        return Int((outlineWidth + 2 * blur + offset).rounded(.up)) + style.padding
-    }
+    /// The shadow's blur radius and downward offset in pixels (0 without a shadow).
+    var shadowBlur: Float { style.shadow.map { Float(Double(min(cutOut.width, cutOut.height)) * $0.blurFraction) } ?? 0 }
+    var shadowOffset: Float { style.shadow.map { Float(Double(min(cutOut.width, cutOut.height)) * $0.offsetFraction) } ?? 0 }
+
+    /// Transparent room around the cut-out for the outline and the shadow.
+    var margin: Int { Int((outlineWidth + 2 * shadowBlur + shadowOffset).rounded(.up)) + style.padding }
 
     /// Everything the canvas is composited from: the cut-out, the outline's distance field and the
     /// shadow on their coarse grids. Immutable, so row bands can be composited in parallel.
@@ -50,10 +47,7 @@ struct StickerRenderer {
         /// Nil when there is neither outline nor shadow (the cut-out is only padded).
         init?(_ renderer: StickerRenderer) {
             let style = renderer.style, cutOut = renderer.cutOut
-            let side = min(cutOut.width, cutOut.height)
-            let outline = renderer.outlineWidth
-            let blur = style.shadow.map { Float(Double(side) * $0.blurFraction) } ?? 0
-            let offset = style.shadow.map { Float(Double(side) * $0.offsetFraction) } ?? 0
+            let outline = renderer.outlineWidth, blur = renderer.shadowBlur, offset = renderer.shadowOffset
             let margin = renderer.margin
             let width = cutOut.width + 2 * margin, height = cutOut.height + 2 * margin
             guard outline > 0 || style.shadow != nil else { return nil }
