@@ -33,7 +33,7 @@ public struct PhotoProcessor: PhotoProcessing {
         do {
             image = try ImageDecoder.decode(data, maxDimension: stickerDimension, limits: limits)
         } catch {
-            throw PhotoProcessingError.unreadable(error.explanation)
+            throw PhotoProcessingError.unreadable(error.reason)
         }
         try Task.checkCancellation()
         return try await runsStagesConcurrently ? processConcurrently(image) : processSequentially(image)
@@ -86,19 +86,5 @@ public struct PhotoProcessor: PhotoProcessing {
         let mask = Mask(width: saliency.width, height: saliency.height,
                         values: saliency.values.map { UInt8((min(max($0, 0), 1) * 255).rounded()) })
         return ColorExtractor().extractColors(from: thumbnail, count: count, mask: mask)
-    }
-}
-
-extension ImageCodecError {
-    /// In words, for the person who chose the photo.
-    public var explanation: String {
-        switch self {
-        case .empty: "the file is empty"
-        case .unsupportedFormat: "not a JPEG or PNG image"
-        case .truncated: "the image data is truncated"
-        case .corrupt(let detail): "the image data is corrupt (\(detail))"
-        case .tooLarge(let width, let height): "\(width)×\(height) pixels is larger than the limit"
-        case .encodingFailed(let detail): "cannot encode the image (\(detail))"
-        }
     }
 }

@@ -8,8 +8,8 @@ extension ImageCodecError {
         case .unsupportedFormat: "not a JPEG or PNG image"
         case .truncated: "the image data is truncated"
         case .corrupt(let detail): "the image data is corrupt (\(detail))"
-        case .tooLarge(let width, let height): "\(width)×\(height) pixels is more than the limit"
-        case .encodingFailed(let detail): detail
+        case .tooLarge(let width, let height): "\(width)×\(height) pixels is larger than the limit"
+        case .encodingFailed(let detail): "cannot encode the image (\(detail))"
         }
     }
 }
