@@ -66,9 +66,7 @@ extension ImageEncoder {
     /// - Parameter minimumBandBytes: pixels' bytes per band at least (internal: tests split small images).
     static func bandedPNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int, maximumBands: Int,
                           minimumBandBytes: Int = 1 << 20) async throws(ImageCodecError) -> Data {
-        guard width > 0, height > 0, pixels.count == width * height * channels, pixels.count <= Int32.max else {
-            throw .encodingFailed("cannot encode a \(width)×\(height) image of \(pixels.count) bytes")
-        }
+        try checkEncodable(pixels, width: width, height: height, channels: channels)
         // At least a megabyte of pixels per band: below that the split costs more than it saves.
         let count = max(1, min(maximumBands, height, pixels.count / max(1, minimumBandBytes)))
         let rows = (0...count).map { height * $0 / count }
@@ -91,11 +89,16 @@ extension ImageEncoder {
         return try assemble(bands, width: width, height: height, channels: channels)
     }
 
-    /// The whole image as one band.
-    private static func onePassPNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int) throws(ImageCodecError) -> Data {
+    /// A non-empty image whose pixels fill it, small enough for the C encoder's int sizes.
+    private static func checkEncodable(_ pixels: [UInt8], width: Int, height: Int, channels: Int) throws(ImageCodecError) {
         guard width > 0, height > 0, pixels.count == width * height * channels, pixels.count <= Int32.max else {
             throw .encodingFailed("cannot encode a \(width)×\(height) image of \(pixels.count) bytes")
         }
+    }
+
+    /// The whole image as one band.
+    private static func onePassPNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int) throws(ImageCodecError) -> Data {
+        try checkEncodable(pixels, width: width, height: height, channels: channels)
         let band = try deflateBand(pixels, width: width, channels: channels, rows: 0..<height, last: true)
         return try assemble([band], width: width, height: height, channels: channels)
     }
