@@ -28,7 +28,7 @@ let stickerSuite = BenchmarkSuite(name: "sticker", summary: "cut-out of a 12 MP 
     }
     let sticker = try await extractor.extractSubject(from: image)
     let encodeSticker = try await measure("encode sticker PNG", iterations: 3) { _ = try ImageEncoder.png(sticker.image) }
-    let encodeMask = try await measure("encode mask PNG", iterations: 3) { _ = try ImageEncoder.png(sticker.mask) }
+    _ = try await measure("encode mask PNG", iterations: 3) { _ = try ImageEncoder.png(sticker.mask) }
     print("  sticker \(sticker.image.width)×\(sticker.image.height) → \(try ImageEncoder.png(sticker.image).count / 1024) KB, "
           + "mask \(sticker.mask.width)×\(sticker.mask.height) → \(try ImageEncoder.png(sticker.mask).count / 1024) KB")
     let banded = try await measure("encode sticker PNG in bands, one per core", iterations: 3) {
@@ -41,7 +41,6 @@ let stickerSuite = BenchmarkSuite(name: "sticker", summary: "cut-out of a 12 MP 
         async let maskPNG = ImageEncoder.concurrentPNG(sticker.mask)
         _ = try await (stickerPNG, maskPNG)
     }
-    _ = (encodeSticker, encodeMask)
     var stages: [(String, Double, Double?)] = [("decode", decode.medianMilliseconds, nil)]
     for stage in order.withLock({ $0 }) {
         let wall = recorded.withLock { $0[stage] ?? [] }, cpu = recordedCPU.withLock { $0[stage] ?? [] }
