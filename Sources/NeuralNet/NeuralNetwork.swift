@@ -4,9 +4,8 @@ import Foundation
 /// number of concurrent `InferenceSession`s.
 ///
 /// The plan is generic: nodes run in topological order of the graph, constants (initializers and
-/// Constant nodes) are decoded once, each Conv's weights are prepared for its kernel, a Relu that
-/// is the only consumer of a Conv is fused into it, and every intermediate tensor is released
-/// after its last use.
+/// Constant nodes) are decoded once, each Conv's kernel is chosen, a Relu that is the only
+/// consumer of a Conv is fused into it, and every intermediate tensor is released after its last use.
 public struct NeuralNetwork: Sendable {
     /// The graph's inputs that callers must supply (initializers excluded).
     public let inputNames: [String]

@@ -1,5 +1,5 @@
 /// A 2-D convolution (group 1) with constant weights, optionally followed by a fused ReLU.
-/// Weights are prepared once at load time for the fastest kernel that applies.
+/// The kernel is chosen at load time (Winograd for 3×3 stride 1, else direct).
 struct Convolution: Sendable {
     let outChannels: Int
     let inChannels: Int
@@ -13,7 +13,7 @@ struct Convolution: Sendable {
     /// One per output channel (zeros when the node has none).
     let bias: [Float]
     var fusedRelu = false
-    /// Transformed filters when the Winograd kernel applies (3×3, stride 1, dilation 1).
+    /// The transformed filters' layout when the Winograd kernel applies (3×3, stride 1, dilation 1).
     let winograd: WinogradFilter?
 
     init(weights: Tensor, bias: [Float]?, strides: (Int, Int) = (1, 1), pads: [Int] = [0, 0, 0, 0],
@@ -30,7 +30,7 @@ struct Convolution: Sendable {
         guard b.count == outChannels else { throw .invalidGraph("Conv bias has \(b.count) values for \(outChannels) channels") }
         self.bias = b
         winograd = kernel == (3, 3) && strides == (1, 1) && dilations == (1, 1)
-            ? WinogradFilter(weights: weights.scalars, outChannels: outChannels, inChannels: inChannels) : nil
+            ? WinogradFilter(outChannels: outChannels, inChannels: inChannels) : nil
     }
 
     init(node: ONNXNode, constant: (String) -> Value?) throws(ModelError) {

@@ -5,58 +5,69 @@ import NeuralNetAVX512
 // the 36 products per tile become 36 independent matrix products [K×C]·[C×tiles], which run as
 // register-blocked SIMD8 micro-kernels. Transforms are vectorised over 8 tiles of a row.
 //
-//   V = Bᵀ d B (6×6 input patch)    U = G g Gᵀ (done once at load)    Y = Aᵀ [U ⊙ V] A
+//   V = Bᵀ d B (6×6 input patch)    U = G g Gᵀ (each run of a layer)    Y = Aᵀ [U ⊙ V] A
 //
 // Layouts: U is packed [ξ][K/4][C][4] (ξ = 6i + j), V is [ξ][C][S], and M = U·V is [K][ξ][S] so
 // the output transform finds one channel's 36 products together. S is a block of tile "slots":
 // 8 per (tile row, group of 8 tiles along x).
 
-/// The transformed filters of one convolution, prepared at load time.
+/// The layout of one convolution's transformed filters U, `36 × paddedK × C` packed for the
+/// micro-kernel. U is made at the start of each run of the layer, into the task's scratch, rather
+/// than once at load: held for the whole network it is 4× the weights (18 MB for U²-Net-p), and
+/// those fresh pages cost a one-shot command more (~20 ms of page faults) than transforming each
+/// layer's filters again (~2 ms per inference, from ~1 MB that stays in cache).
 struct WinogradFilter: Sendable {
-    /// `36 × paddedK × C` packed for the micro-kernel.
-    let packed: [Float]
     let outChannels: Int
     let paddedOutChannels: Int
     let inChannels: Int
 
-    init(weights: [Float], outChannels: Int, inChannels: Int) {
+    init(outChannels: Int, inChannels: Int) {
         self.outChannels = outChannels
         self.inChannels = inChannels
-        let paddedK = (outChannels + 3) / 4 * 4
-        paddedOutChannels = paddedK
-        // G (6×3) of F(4×4, 3×3); U = G·w·Gᵀ in Double so the transform adds no rounding error.
-        let g: [Double] = [
-            1.0 / 4, 0, 0, -1.0 / 6, -1.0 / 6, -1.0 / 6, -1.0 / 6, 1.0 / 6, -1.0 / 6,
-            1.0 / 24, 1.0 / 12, 1.0 / 6, 1.0 / 24, -1.0 / 12, 1.0 / 6, 0, 0, 1,
-        ]
-        let blocks = paddedK / 4
-        let packed = [Float](unsafeUninitializedCapacity: 36 * paddedK * inChannels) { out, count in
-            out.initialize(repeating: 0)
-            weights.withUnsafeBufferPointer { w in
-                g.withUnsafeBufferPointer { g in
-                    withUnsafeTemporaryAllocation(of: Double.self, capacity: 18) { t in
-                        for k in 0..<outChannels {
-                            for c in 0..<inChannels {
-                                let f = w.baseAddress! + (k * inChannels + c) * 9
-                                for i in 0..<6 {
-                                    for j in 0..<3 {
-                                        t[i * 3 + j] = g[i * 3] * Double(f[j]) + g[i * 3 + 1] * Double(f[3 + j]) + g[i * 3 + 2] * Double(f[6 + j])
-                                    }
-                                }
-                                for i in 0..<6 {
-                                    for j in 0..<6 {
-                                        let u = t[i * 3] * g[j * 3] + t[i * 3 + 1] * g[j * 3 + 1] + t[i * 3 + 2] * g[j * 3 + 2]
-                                        out[(((i * 6 + j) * blocks + k / 4) * inChannels + c) * 4 + k % 4] = Float(u)
-                                    }
-                                }
-                            }
-                        }
+        paddedOutChannels = (outChannels + 3) / 4 * 4
+    }
+
+    /// Number of floats of U.
+    var packedCount: Int { 36 * paddedOutChannels * inChannels }
+
+    /// Writes U for `weights` (`outChannels × inChannels × 3 × 3`) into `out` (`packedCount` floats).
+    func pack(_ weights: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>) {
+        let blocks = paddedOutChannels / 4, c = inChannels
+        // The padding output channels of the last block multiply into ignored rows: zero them.
+        if paddedOutChannels != outChannels { out.update(repeating: 0, count: packedCount) }
+        // Loops run k-block, c, k so each of the 36 ξ rows is written sequentially.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 36) { u in
+            for block in 0..<blocks {
+                for channel in 0..<c {
+                    for lane in 0..<min(4, outChannels - 4 * block) {
+                        let k = 4 * block + lane
+                        Self.transform(weights + (k * c + channel) * 9, into: u.baseAddress!)
+                        let base = (block * c + channel) * 4 + lane
+                        for xi in 0..<36 { out[xi * blocks * c * 4 + base] = u[xi] }
                     }
                 }
             }
-            count = out.count
         }
-        self.packed = packed
+    }
+
+    /// U = G·f·Gᵀ for one 3×3 filter f (row-major), 36 values row-major (ξ = 6i + j), with
+    /// G = [¼ 0 0; −⅙ −⅙ −⅙; −⅙ ⅙ −⅙; 1⁄24 1⁄12 ⅙; 1⁄24 −1⁄12 ⅙; 0 0 1].
+    @inline(__always)
+    static func transform(_ f: UnsafePointer<Float>, into u: UnsafeMutablePointer<Float>) {
+        // t = G·f, one 6×3 row per i, kept as three columns of SIMD8 (rows 0…5 in lanes 0…5).
+        func rowsOfG(_ a: Float, _ b: Float, _ c: Float) -> SIMD8<Float> {
+            let sum = a + c
+            return SIMD8(a / 4, -(sum + b) / 6, -(sum - b) / 6, a / 24 + b / 12 + c / 6, a / 24 - b / 12 + c / 6, c, 0, 0)
+        }
+        let t0 = rowsOfG(f[0], f[3], f[6]), t1 = rowsOfG(f[1], f[4], f[7]), t2 = rowsOfG(f[2], f[5], f[8])
+        // u[i][j] = Σ_r t[i][r]·G[j][r], for all i at once (lanes).
+        let sum = t0 + t2
+        let u0 = t0 / 4, u1 = -(sum + t1) / 6, u2 = -(sum - t1) / 6
+        let u3 = t0 / 24 + t1 / 12 + t2 / 6, u4 = t0 / 24 - t1 / 12 + t2 / 6, u5 = t2
+        for i in 0..<6 {
+            u[6 * i] = u0[i]; u[6 * i + 1] = u1[i]; u[6 * i + 2] = u2[i]
+            u[6 * i + 3] = u3[i]; u[6 * i + 4] = u4[i]; u[6 * i + 5] = u5[i]
+        }
     }
 }
 
@@ -69,6 +80,7 @@ struct WinogradScratch {
         usesAVX512 = instructionSet.resolved == .avx512
     }
 
+    var transformedFilters: [Float] = []
     var transformedInput: [Float] = []
     var products: [Float] = []
     var rows: [Float] = []
@@ -96,8 +108,9 @@ struct WinogradScratch {
         recycledCount += values.count
     }
 
-    mutating func reserve(input: Int, products: Int, rows: Int, zeroRow: Int) {
-        // Every value of these two is written before it is read, so skip zero-filling them.
+    mutating func reserve(filters: Int, input: Int, products: Int, rows: Int, zeroRow: Int) {
+        // Every value of these three is written before it is read, so skip zero-filling them.
+        if transformedFilters.count < filters { transformedFilters = uninitializedFloats(filters) }
         if transformedInput.count < input { transformedInput = uninitializedFloats(input) }
         if self.products.count < products { self.products = uninitializedFloats(products) }
         if self.rows.count < rows { self.rows = [Float](repeating: 0, count: rows) }
@@ -123,7 +136,8 @@ extension Convolution {
         let slotsByCache = 3600 / max(c, kp)
         let blockGroups = max(kernelGroups, min(12, slotsByCache / 8 / kernelGroups * kernelGroups))
         let slots = 8 * blockGroups
-        scratch.reserve(input: 36 * c * slots, products: 36 * kp * slots, rows: 6 * rowWidth, zeroRow: w)
+        scratch.reserve(filters: filter.packedCount, input: 36 * c * slots, products: 36 * kp * slots,
+                        rows: 6 * rowWidth, zeroRow: w)
         let (pt, pl) = (pads[0], pads[1])
         let firstGroup = tileRows.lowerBound * groupsPerRow
         let endGroup = tileRows.upperBound * groupsPerRow
@@ -133,10 +147,13 @@ extension Convolution {
         scratch.zeroRow.withUnsafeMutableBufferPointer { zeroBuffer in
         scratch.transformedInput.withUnsafeMutableBufferPointer { vBuffer in
         scratch.products.withUnsafeMutableBufferPointer { mBuffer in
-        filter.packed.withUnsafeBufferPointer { uBuffer in
+        scratch.transformedFilters.withUnsafeMutableBufferPointer { uBuffer in
+        weights.withUnsafeBufferPointer { weightsBuffer in
         bias.withUnsafeBufferPointer { biasBuffer in
             let t = rowsBuffer.baseAddress!, zero = UnsafePointer(zeroBuffer.baseAddress!)
-            let v = vBuffer.baseAddress!, m = mBuffer.baseAddress!, u = uBuffer.baseAddress!
+            let v = vBuffer.baseAddress!, m = mBuffer.baseAddress!
+            filter.pack(weightsBuffer.baseAddress!, into: uBuffer.baseAddress!)
+            let u = UnsafePointer(uBuffer.baseAddress!)
             t.update(repeating: 0, count: 6 * rowWidth)
             var blockStart = firstGroup
             while blockStart < endGroup {
@@ -205,7 +222,7 @@ extension Convolution {
                 }
                 blockStart = blockEnd
             }
-        }}}}}}
+        }}}}}}}
     }
 }
 
