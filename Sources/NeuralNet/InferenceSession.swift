@@ -35,7 +35,7 @@ public final class InferenceSession {
                 await Task.yield()
             }
             if case .conv(let convolution) = step.operation, threads > 1 {
-                let x = try floatInputs(step, slots)
+                let x = try convolutionInputs(step, slots)
                 slots[step.output] = .float(try await convolution(x, helpers: &helperScratch, scratch: &scratch))
             } else if let sum = addInPlace(step, &slots) {
                 slots[step.output] = sum
@@ -125,11 +125,30 @@ public final class InferenceSession {
         return t
     }
 
-    /// Every input of the step as float tensors (a convolution's parts).
-    private func floatInputs(_ step: NeuralNetwork.Step, _ slots: [Value?]) throws(ModelError) -> [Tensor] {
-        var tensors: [Tensor] = []
-        for index in step.inputs.indices { tensors.append(try floatInput(step, index, slots)) }
-        return tensors
+    /// A convolution step's input parts, fused resizes and pools resolved to their sizes.
+    private func convolutionInputs(_ step: NeuralNetwork.Step, _ slots: [Value?]) throws(ModelError) -> [ConvolutionInput] {
+        var parts: [ConvolutionInput] = []
+        for part in step.parts {
+            switch part {
+            case .tensor(let index):
+                parts.append(.tensor(try floatInput(step, index, slots)))
+            case .pooled(let pooling, let index):
+                let x = try floatInput(step, index, slots)
+                guard x.rank == 4, x.count > 0 else { throw .invalidInput("MaxPool expects NCHW, got shape \(x.shape)") }
+                let p = pooling.pads
+                let height = pooling.outputSize(x.shape[2], kernel: 2, stride: 2, padBefore: p[0], padAfter: p[2], dilation: 1)
+                let width = pooling.outputSize(x.shape[3], kernel: 2, stride: 2, padBefore: p[1], padAfter: p[3], dilation: 1)
+                parts.append(.pooled(x, height: height, width: width))
+            case .resized(let resize, let index, let scalesIndex, let sizesIndex):
+                let x = try floatInput(step, index, slots)
+                var scales: Tensor?
+                if let scalesIndex, case .float(let t)? = try input(step, scalesIndex, slots) { scales = t }
+                let sizes = try sizesIndex.flatMap { (i: Int) throws(ModelError) in try intInput(step, i, slots) }
+                let (rows, columns) = try resize.samples(for: x, scales: scales, sizes: sizes)
+                parts.append(.resized(x, rows: rows, columns: columns))
+            }
+        }
+        return parts
     }
 
     private func intInput(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> IntTensor? {
@@ -238,7 +257,7 @@ public final class InferenceSession {
             let sizes = resize.scalesInputIndex == 2 ? try intInput(step, 3, slots) : nil
             return .float(try resize(x, scales: scales, sizes: sizes, allocate: { self.scratch.takeBuffer($0) }))
         case .conv(let convolution):
-            return .float(try convolution(floatInputs(step, slots), scratch: &scratch))
+            return .float(try convolution(convolutionInputs(step, slots), scratch: &scratch))
         }
     }
 }

@@ -28,6 +28,8 @@ public struct NeuralNetwork: Sendable {
         /// Slots whose last reader is this step.
         let releases: [Int]
         let label: String
+        /// A convolution's input channels, in order (indices into `inputs`); empty for other steps.
+        var parts: [ConvolutionPart] = []
     }
 
     struct ConstantSlot: Sendable {
@@ -126,6 +128,31 @@ public struct NeuralNetwork: Sendable {
                 fusedAway.insert(j)
             }
         }
+        // Resize → Conv and MaxPool → Conv (also through a fused Concat): a Winograd convolution
+        // computes the rows it reads, so the resized or pooled tensor is never materialised.
+        var convolutionParts: [Int: [FusedPart]] = [:]
+        for (i, names) in convolutionInputs {
+            guard case .conv(let convolution) = decoded[i].operation, convolution.winograd != nil else { continue }
+            convolutionParts[i] = names.map { name in
+                guard soleReader(name), let j = decoded[..<i].lastIndex(where: { $0.node.outputs[0] == name }),
+                      !fusedAway.contains(j) else { return .tensor(name) }
+                let node = decoded[j].node
+                func input(_ k: Int) -> String? { k < node.inputs.count && !node.inputs[k].isEmpty ? node.inputs[k] : nil }
+                switch decoded[j].operation {
+                case .resize(let resize):
+                    guard let data = input(0) else { return .tensor(name) }
+                    fusedAway.insert(j)
+                    return .resized(resize, data: data, scales: input(resize.scalesInputIndex),
+                                    sizes: resize.scalesInputIndex == 2 ? input(3) : nil)
+                case .maxPool(let pooling) where pooling.fusesIntoConvolution:
+                    guard let data = input(0) else { return .tensor(name) }
+                    fusedAway.insert(j)
+                    return .pooled(pooling, data: data)
+                default:
+                    return .tensor(name)
+                }
+            }
+        }
         for i in decoded.indices {
             guard case .relu = decoded[i].operation, let source = decoded[i].node.inputs.first, soleReader(source),
                   let j = decoded[..<i].lastIndex(where: { $0.node.outputs[0] == source }),
@@ -138,8 +165,25 @@ public struct NeuralNetwork: Sendable {
 
         var steps: [Step] = []
         var lastReader: [Int: Int] = [:]
+        var stepParts: [Int: [ConvolutionPart]] = [:]
         for (i, (node, operation)) in decoded.enumerated() where !fusedAway.contains(i) {
-            let ins = (convolutionInputs[i] ?? node.inputs).map { $0.isEmpty ? nil : slot($0) }
+            var names = convolutionInputs[i] ?? node.inputs
+            if let fused = convolutionParts[i] {
+                // Inputs: every tensor the parts read, then resize sizes/scales; parts index them.
+                names = []
+                func index(_ name: String) -> Int { names.append(name); return names.count - 1 }
+                stepParts[steps.count] = fused.map { part in
+                    switch part {
+                    case .tensor(let name): .tensor(input: index(name))
+                    case .pooled(let pooling, let data): .pooled(pooling, input: index(data))
+                    case .resized(let resize, let data, let scales, let sizes):
+                        .resized(resize, input: index(data), scales: scales.map(index), sizes: sizes.map(index))
+                    }
+                }
+            } else if case .conv = operation {
+                stepParts[steps.count] = names.indices.map { .tensor(input: $0) }
+            }
+            let ins = names.map { $0.isEmpty ? nil : slot($0) }
             for case let s? in ins { lastReader[s] = steps.count }
             steps.append(Step(operation: operation, inputs: ins, output: slot(renamed[node.outputs[0]] ?? node.outputs[0]),
                               releases: [], label: node.label))
@@ -151,7 +195,7 @@ public struct NeuralNetwork: Sendable {
         for (s, step) in lastReader where !keep.contains(s) { releases[step].append(s) }
         self.steps = steps.indices.map { i in
             Step(operation: steps[i].operation, inputs: steps[i].inputs, output: steps[i].output,
-                 releases: releases[i], label: steps[i].label)
+                 releases: releases[i], label: steps[i].label, parts: stepParts[i] ?? [])
         }
         self.inputNames = inputs
         self.inputSlots = inputs.map { slot($0) }
@@ -161,4 +205,11 @@ public struct NeuralNetwork: Sendable {
         self.slotCount = slotOf.count
         self.declaredInputShapes = Dictionary(graph.inputs.map { ($0.name, $0.shape) }, uniquingKeysWith: { a, _ in a })
     }
+}
+
+/// A convolution input part while the plan is built, by tensor name.
+private enum FusedPart {
+    case tensor(String)
+    case resized(Resize, data: String, scales: String?, sizes: String?)
+    case pooled(Pooling, data: String)
 }

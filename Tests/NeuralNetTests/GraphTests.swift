@@ -75,6 +75,67 @@ private func tinyModel(extraNode: ONNXNode? = nil) -> ONNXModel {
     }
 }
 
+/// A U²-Net decoder in miniature: x → MaxPool(2×2, ceil) → Conv → Resize (linear, back to x's
+/// size) → Concat with x → Conv → y. Odd sizes exercise the partial pooling window and tiles.
+private func decoderModel(height: Int, width: Int) -> ONNXModel {
+    var graph = ONNXGraph()
+    graph.inputs = [ONNXValueInfo(name: "x", shape: [1, 3, nil, nil])]
+    graph.outputs = [ONNXValueInfo(name: "y", shape: [])]
+    let down = pseudoRandom([4, 3, 3, 3], seed: 21), up = pseudoRandom([5, 7, 3, 3], seed: 22)
+    graph.initializers = [
+        ONNXTensor(name: "wd", shape: down.shape, floats: down.scalars),
+        ONNXTensor(name: "wu", shape: up.shape, floats: up.scalars),
+        ONNXTensor(name: "roi", shape: [0], floats: []),
+        ONNXTensor(name: "scales", shape: [0], floats: []),
+        ONNXTensor(name: "sizes", shape: [4], ints: [1, 4, Int64(height), Int64(width)]),
+    ]
+    let pads = ONNXAttribute(name: "pads", ints: [1, 1, 1, 1])
+    graph.nodes = [
+        ONNXNode(opType: "MaxPool", inputs: ["x"], outputs: ["p"], attributes: [
+            "kernel_shape": ONNXAttribute(name: "kernel_shape", ints: [2, 2]),
+            "strides": ONNXAttribute(name: "strides", ints: [2, 2]),
+            "ceil_mode": ONNXAttribute(name: "ceil_mode", int: 1),
+        ]),
+        ONNXNode(opType: "Conv", inputs: ["p", "wd"], outputs: ["d"], attributes: ["pads": pads]),
+        ONNXNode(opType: "Resize", inputs: ["d", "roi", "scales", "sizes"], outputs: ["u"], attributes: [
+            "mode": ONNXAttribute(name: "mode", string: "linear"),
+            "coordinate_transformation_mode": ONNXAttribute(name: "coordinate_transformation_mode", string: "pytorch_half_pixel"),
+        ]),
+        ONNXNode(opType: "Concat", inputs: ["u", "x"], outputs: ["c"], attributes: ["axis": ONNXAttribute(name: "axis", int: 1)]),
+        ONNXNode(opType: "Conv", inputs: ["c", "wu"], outputs: ["y"], attributes: ["pads": pads]),
+    ]
+    return ONNXModel(graph: graph)
+}
+
+@Suite struct FusedInputTests {
+    @Test func aResizeOrPoolFeedingAConvolutionIsComputedAsItIsReadWithTheSameResult() async throws {
+        for (height, width) in [(9, 11), (16, 40), (37, 70)] {
+            let network = try NeuralNetwork(model: decoderModel(height: height, width: width))
+            let fused = network.steps.filter {
+                switch $0.operation {
+                case .resize, .maxPool, .concat: true
+                default: false
+                }
+            }
+            #expect(fused.isEmpty, "pool, resize and concat should all be read by the convolutions")
+
+            // The same graph op by op, every intermediate tensor materialised.
+            let x = pseudoRandom([1, 3, height, width], seed: 23)
+            var scratch = WinogradScratch()
+            let pooled = try Pooling(kernel: (2, 2), strides: (2, 2), ceilMode: true)(x)
+            let down = try Convolution(weights: pseudoRandom([4, 3, 3, 3], seed: 21), bias: nil, pads: [1, 1, 1, 1])([pooled], scratch: &scratch)
+            let up = try Resize(mode: .linear, coordinates: .pytorchHalfPixel)(
+                down, scales: nil, sizes: IntTensor(shape: [4], scalars: [1, 4, Int64(height), Int64(width)]))
+            let expected = try Convolution(weights: pseudoRandom([5, 7, 3, 3], seed: 22), bias: nil, pads: [1, 1, 1, 1])([up, x], scratch: &scratch)
+
+            let serial = try #require(try InferenceSession(network: network).runSerially(["x": x])["y"])
+            let split = try #require(try await InferenceSession(network: network, threads: 2).run(["x": x])["y"])
+            #expect(serial == expected)
+            #expect(split == expected)
+        }
+    }
+}
+
 @Suite struct ProtobufReaderTests {
     @Test func readsVarintsPackedAndUnpackedRepeatedFields() throws {
         // field 1 varint 300; field 8 packed [1, 2]; field 8 unpacked 3.

@@ -68,16 +68,20 @@ struct Convolution: Sendable {
         return (max(oh, 0), max(ow, 0))
     }
 
-    /// Checks the input: one NCHW tensor, or several whose channels add up (a fused Concat).
-    func validate(_ x: [Tensor]) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
-        guard let first = x.first, x.allSatisfy({ $0.rank == 4 && $0.shape[0] == first.shape[0] && $0.shape[2...] == first.shape[2...] }),
-              x.reduce(0, { $0 + $1.shape[1] }) == inChannels else {
-            throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.map(\.shape))")
+    /// Checks the input: one NCHW tensor, or several parts whose channels add up (a fused Concat)
+    /// and whose sizes agree.
+    func validate(_ x: [ConvolutionInput]) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
+        guard let first = x.first?.shape, x.allSatisfy({ $0.source.rank == 4 }) else {
+            throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.map(\.source.shape))")
         }
-        let (oh, ow) = outputSize(h: first.shape[2], w: first.shape[3])
-        guard first.shape[0] > 0, first.shape[2] > 0, first.shape[3] > 0, oh > 0, ow > 0 else {
-            throw .invalidInput("Conv of an empty or too small \(first.shape) tensor")
+        guard x.allSatisfy({ $0.shape.n == first.n && $0.shape.h == first.h && $0.shape.w == first.w }),
+              x.reduce(0, { $0 + $1.shape.c }) == inChannels else {
+            throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.map { [$0.shape.n, $0.shape.c, $0.shape.h, $0.shape.w] })")
         }
-        return (first.shape[0], first.shape[2], first.shape[3], oh, ow)
+        let (oh, ow) = outputSize(h: first.h, w: first.w)
+        guard first.n > 0, first.h > 0, first.w > 0, oh > 0, ow > 0 else {
+            throw .invalidInput("Conv of an empty or too small \([first.n, first.c, first.h, first.w]) tensor")
+        }
+        return (first.n, first.h, first.w, oh, ow)
     }
 }

@@ -18,32 +18,67 @@ extension Convolution {
     }
 
     /// `part` of image `image` by the fastest kernel that applies. The input channels are those of
-    /// `x` in order (several tensors when a channel Concat was fused into this convolution).
+    /// `x` in order (several parts when a channel Concat was fused into this convolution).
     /// `output` points at the part's first value; for `.tileRows`, channel planes are `planeStride` apart.
-    func compute(_ x: [Tensor], image: Int, part: Range<Int>, into output: UnsafeMutablePointer<Float>,
+    func compute(_ x: [ConvolutionInput], image: Int, part: Range<Int>, into output: UnsafeMutablePointer<Float>,
                  planeStride: Int, scratch: inout WinogradScratch) {
-        let (h, w) = (x[0].shape[2], x[0].shape[3])
+        let (_, _, h, w) = x[0].shape
         let (oh, ow) = outputSize(h: h, w: w)
-        withChannelPlanes(x, image: image) { planes in
+        withChannelRows(x, image: image) { channels, tables in
             if let winograd {
-                convolveWinograd(winograd, planes: planes, h: h, w: w, oh: oh, ow: ow, tileRows: part,
+                convolveWinograd(winograd, channels: channels, tables: tables, h: h, w: w, oh: oh, ow: ow, tileRows: part,
                                  output: output, planeStride: planeStride, scratch: &scratch)
             } else {
-                convolveDirect(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
+                // The plan fuses resizes and pools only into Winograd convolutions: every channel is stored.
+                convolveDirect(planes: channels.map(\.plane), h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
             }
         }
     }
 
-    /// Calls `body` with a pointer to every input channel plane of one image, valid during the call.
-    private func withChannelPlanes(_ x: [Tensor], image: Int, _ body: ([UnsafePointer<Float>]) -> Void) {
-        var planes: [UnsafePointer<Float>] = []
-        planes.reserveCapacity(inChannels)
+    /// Calls `body` with every input channel of one image and the resize tables they refer to,
+    /// valid during the call.
+    private func withChannelRows(_ x: [ConvolutionInput], image: Int,
+                                 _ body: ([ChannelRows], UnsafePointer<ResizeTable>) -> Void) {
+        var channels: [ChannelRows] = []
+        channels.reserveCapacity(inChannels)
+        var tables: [ResizeTable] = []
         func collect(_ index: Int) {
-            if index == x.count { return body(planes) }
-            let (c, plane) = (x[index].shape[1], x[index].shape[2] * x[index].shape[3])
-            x[index].scalars.withUnsafeBufferPointer { buffer in
-                for channel in 0..<c { planes.append(buffer.baseAddress! + (image * c + channel) * plane) }
-                collect(index + 1)
+            if index == x.count {
+                return tables.withUnsafeBufferPointer { t in
+                    withUnsafeTemporaryAllocation(of: ResizeTable.self, capacity: 1) { none in
+                        body(channels, t.baseAddress ?? UnsafePointer(none.baseAddress!))
+                    }
+                }
+            }
+            let source = x[index].source
+            let (c, sh, sw) = (source.shape[1], source.shape[2], source.shape[3])
+            source.scalars.withUnsafeBufferPointer { buffer in
+                func add(_ kind: ChannelRows.Kind) {
+                    for channel in 0..<c {
+                        channels.append(ChannelRows(plane: buffer.baseAddress! + (image * c + channel) * sh * sw,
+                                                    sourceHeight: sh, sourceWidth: sw, kind: kind))
+                    }
+                }
+                switch x[index] {
+                case .tensor:
+                    add(.stored)
+                    collect(index + 1)
+                case .pooled:
+                    add(.pooled)
+                    collect(index + 1)
+                case .resized(_, let rows, let columns):
+                    let i0 = columns.map(\.i0), i1 = columns.map(\.i1), w0 = columns.map(\.w0), w1 = columns.map(\.w1)
+                    rows.withUnsafeBufferPointer { r in
+                    i0.withUnsafeBufferPointer { i0 in
+                    i1.withUnsafeBufferPointer { i1 in
+                    w0.withUnsafeBufferPointer { w0 in
+                    w1.withUnsafeBufferPointer { w1 in
+                        add(.resized(table: tables.count))
+                        tables.append(ResizeTable(rows: r.baseAddress!, columnIndex0: i0.baseAddress!, columnIndex1: i1.baseAddress!,
+                                                  columnWeight0: w0.baseAddress!, columnWeight1: w1.baseAddress!))
+                        collect(index + 1)
+                    }}}}}
+                }
             }
         }
         collect(0)
@@ -56,6 +91,11 @@ extension Convolution {
 
     /// The whole convolution on the calling task (one core).
     func callAsFunction(_ x: [Tensor], scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
+        try self(x.map { .tensor($0) }, scratch: &scratch)
+    }
+
+    /// The whole convolution on the calling task (one core).
+    func callAsFunction(_ x: [ConvolutionInput], scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
         let d = try validate(x)
         let plane = d.oh * d.ow
         var out = scratch.takeBuffer(d.n * outChannels * plane)
@@ -74,6 +114,12 @@ extension Convolution {
     /// back, so its buffers and output arrays are reused from layer to layer: fresh multi-megabyte
     /// arrays every layer cost more in page faults than the copy.
     func callAsFunction(_ x: [Tensor], helpers: inout [WinogradScratch],
+                        scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
+        try await self(x.map { .tensor($0) }, helpers: &helpers, scratch: &scratch)
+    }
+
+    /// As above, over input parts that may be computed as they are read.
+    func callAsFunction(_ x: [ConvolutionInput], helpers: inout [WinogradScratch],
                         scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
         let d = try validate(x)
         let parts = split(wholeRange(oh: d.oh), into: 1 + helpers.count)

@@ -42,10 +42,9 @@ struct Resize: Sendable {
         scalesInputIndex = legacy ? 1 : 2
     }
 
-    /// Output size from `sizes` if given, else `scales`; N and C must stay unchanged.
-    /// - Parameter allocate: makes the output's storage (a session recycles released tensors' arrays).
-    func callAsFunction(_ x: Tensor, scales: Tensor?, sizes: IntTensor?,
-                        allocate: (Int) -> [Float] = uninitializedFloats) throws(ModelError) -> Tensor {
+    /// The samples along each axis of `x`'s output, whose size comes from `sizes` if given, else
+    /// `scales`; N and C must stay unchanged.
+    func samples(for x: Tensor, scales: Tensor?, sizes: IntTensor?) throws(ModelError) -> (rows: [AxisSample], columns: [AxisSample]) {
         guard x.rank == 4 else { throw .invalidInput("Resize expects NCHW, got shape \(x.shape)") }
         let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
         var oh: Int, ow: Int
@@ -67,8 +66,15 @@ struct Resize: Sendable {
             throw .invalidInput("Resize needs either 4 scales or 4 sizes")
         }
         guard x.count > 0, oh > 0, ow > 0 else { throw .invalidInput("Resize of \(x.shape) to \(oh)×\(ow)") }
-        let ys = axisSamples(outSize: oh, inSize: h, scale: scaleH)
-        let xs = axisSamples(outSize: ow, inSize: w, scale: scaleW)
+        return (axisSamples(outSize: oh, inSize: h, scale: scaleH), axisSamples(outSize: ow, inSize: w, scale: scaleW))
+    }
+
+    /// - Parameter allocate: makes the output's storage (a session recycles released tensors' arrays).
+    func callAsFunction(_ x: Tensor, scales: Tensor?, sizes: IntTensor?,
+                        allocate: (Int) -> [Float] = uninitializedFloats) throws(ModelError) -> Tensor {
+        let (ys, xs) = try samples(for: x, scales: scales, sizes: sizes)
+        let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
+        let (oh, ow) = (ys.count, xs.count)
         var out = allocate(n * c * oh * ow)
         let xIndex0 = xs.map(\.i0), xIndex1 = xs.map(\.i1), xWeight0 = xs.map(\.w0), xWeight1 = xs.map(\.w1)
         var blended = [Float](repeating: 0, count: w)
@@ -100,7 +106,7 @@ struct Resize: Sendable {
     }
 
     /// For each output coordinate: the two input indices and their weights (nearest: one index, weight 1).
-    func axisSamples(outSize: Int, inSize: Int, scale: Float) -> [(i0: Int, i1: Int, w0: Float, w1: Float)] {
+    func axisSamples(outSize: Int, inSize: Int, scale: Float) -> [AxisSample] {
         (0..<outSize).map { o in
             let of = Float(o)
             var source: Float
@@ -120,13 +126,13 @@ struct Resize: Sendable {
                 case .roundPreferCeil: i = Int(source.rounded(.toNearestOrAwayFromZero))
                 }
                 i = min(max(i, 0), inSize - 1)
-                return (i, i, 1, 0)
+                return AxisSample(i0: i, i1: i, w0: 1, w1: 0)
             case .linear:
                 source = min(max(source, 0), Float(inSize - 1))
                 let i0 = Int(source)
                 let i1 = min(i0 + 1, inSize - 1)
                 let f = source - Float(i0)
-                return (i0, i1, 1 - f, f)
+                return AxisSample(i0: i0, i1: i1, w0: 1 - f, w1: f)
             }
         }
     }

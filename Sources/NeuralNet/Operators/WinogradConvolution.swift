@@ -33,27 +33,33 @@ struct WinogradFilter: Sendable {
     /// Writes U for `weights` (`outChannels × inChannels × 3 × 3`) into `out` (`packedCount` floats).
     func pack(_ weights: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>) {
         let blocks = paddedOutChannels / 4, c = inChannels
-        // The padding output channels of the last block multiply into ignored rows: zero them.
-        if paddedOutChannels != outChannels { out.update(repeating: 0, count: packedCount) }
-        // Loops run k-block, c, k so each of the 36 ξ rows is written sequentially.
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 36) { u in
+        // For each input channel, the four output channels of a block are transformed together
+        // and stored as 36 runs of four floats, each ξ row written sequentially.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 36 * 4) { u4 in
+            let u = u4.baseAddress!
+            let xiStride = blocks * c * 4
             for block in 0..<blocks {
+                let lanes = min(4, outChannels - 4 * block)
                 for channel in 0..<c {
-                    for lane in 0..<min(4, outChannels - 4 * block) {
-                        let k = 4 * block + lane
-                        Self.transform(weights + (k * c + channel) * 9, into: u.baseAddress!)
-                        let base = (block * c + channel) * 4 + lane
-                        for xi in 0..<36 { out[xi * blocks * c * 4 + base] = u[xi] }
+                    // Padding output channels (past the last real one) multiply into ignored rows: zeros.
+                    if lanes < 4 { u.update(repeating: 0, count: 36 * 4) }
+                    for lane in 0..<lanes {
+                        Self.transform(weights + ((4 * block + lane) * c + channel) * 9, into: u + lane, stride: 4)
+                    }
+                    let base = (block * c + channel) * 4
+                    for xi in 0..<36 {
+                        UnsafeMutableRawPointer(out + xi * xiStride + base)
+                            .storeBytes(of: UnsafeRawPointer(u + 4 * xi).loadUnaligned(as: SIMD4<Float>.self), as: SIMD4<Float>.self)
                     }
                 }
             }
         }
     }
 
-    /// U = G·f·Gᵀ for one 3×3 filter f (row-major), 36 values row-major (ξ = 6i + j), with
+    /// U = G·f·Gᵀ for one 3×3 filter f (row-major), 36 values row-major (ξ = 6i + j) `stride` apart, with
     /// G = [¼ 0 0; −⅙ −⅙ −⅙; −⅙ ⅙ −⅙; 1⁄24 1⁄12 ⅙; 1⁄24 −1⁄12 ⅙; 0 0 1].
     @inline(__always)
-    static func transform(_ f: UnsafePointer<Float>, into u: UnsafeMutablePointer<Float>) {
+    static func transform(_ f: UnsafePointer<Float>, into u: UnsafeMutablePointer<Float>, stride: Int) {
         // t = G·f, one 6×3 row per i, kept as three columns of SIMD8 (rows 0…5 in lanes 0…5).
         func rowsOfG(_ a: Float, _ b: Float, _ c: Float) -> SIMD8<Float> {
             let sum = a + c
@@ -65,8 +71,9 @@ struct WinogradFilter: Sendable {
         let u0 = t0 / 4, u1 = -(sum + t1) / 6, u2 = -(sum - t1) / 6
         let u3 = t0 / 24 + t1 / 12 + t2 / 6, u4 = t0 / 24 - t1 / 12 + t2 / 6, u5 = t2
         for i in 0..<6 {
-            u[6 * i] = u0[i]; u[6 * i + 1] = u1[i]; u[6 * i + 2] = u2[i]
-            u[6 * i + 3] = u3[i]; u[6 * i + 4] = u4[i]; u[6 * i + 5] = u5[i]
+            let row = u + 6 * i * stride
+            row[0] = u0[i]; row[stride] = u1[i]; row[2 * stride] = u2[i]
+            row[3 * stride] = u3[i]; row[4 * stride] = u4[i]; row[5 * stride] = u5[i]
         }
     }
 }
@@ -85,6 +92,8 @@ struct WinogradScratch {
     var products: [Float] = []
     var rows: [Float] = []
     var zeroRow: [Float] = []
+    /// Rows of fused (resized or pooled) input channels, computed as the transform reads them.
+    var fusedRows: [Float] = []
 
     /// Arrays of released tensors by element count, for convolution outputs to reuse: a fresh
     /// multi-megabyte array costs page faults on first write, a recycled one does not.
@@ -108,21 +117,23 @@ struct WinogradScratch {
         recycledCount += values.count
     }
 
-    mutating func reserve(filters: Int, input: Int, products: Int, rows: Int, zeroRow: Int) {
+    mutating func reserve(filters: Int, input: Int, products: Int, rows: Int, zeroRow: Int, fusedRows: Int) {
         // Every value of these three is written before it is read, so skip zero-filling them.
         if transformedFilters.count < filters { transformedFilters = uninitializedFloats(filters) }
         if transformedInput.count < input { transformedInput = uninitializedFloats(input) }
         if self.products.count < products { self.products = uninitializedFloats(products) }
         if self.rows.count < rows { self.rows = [Float](repeating: 0, count: rows) }
         if self.zeroRow.count < zeroRow { self.zeroRow = [Float](repeating: 0, count: zeroRow) }
+        if self.fusedRows.count < fusedRows { self.fusedRows = [Float](repeating: 0, count: fusedRows) }
     }
 }
 
 extension Convolution {
     /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image, whose input
-    /// channel c is the h×w plane `planes[c]`. `output`
+    /// channel c (h×w) is `channels[c]` (its resize tables in `tables`). `output`
     /// points at row `4·tileRows.lowerBound` of channel 0; channel planes are `planeStride` apart.
-    func convolveWinograd(_ filter: WinogradFilter, planes: [UnsafePointer<Float>], h: Int, w: Int, oh: Int, ow: Int,
+    func convolveWinograd(_ filter: WinogradFilter, channels: [ChannelRows], tables: UnsafePointer<ResizeTable>,
+                          h: Int, w: Int, oh: Int, ow: Int,
                           tileRows: Range<Int>, output: UnsafeMutablePointer<Float>, planeStride: Int,
                           scratch: inout WinogradScratch) {
         let c = inChannels, k = outChannels, kp = filter.paddedOutChannels
@@ -136,8 +147,10 @@ extension Convolution {
         let slotsByCache = 3600 / max(c, kp)
         let blockGroups = max(kernelGroups, min(12, slotsByCache / 8 / kernelGroups * kernelGroups))
         let slots = 8 * blockGroups
+        // Fused channels compute six rows (x < w) and blend a source row (its width) at a time.
+        let blendWidth = channels.reduce(0) { if case .stored = $1.kind { $0 } else { max($0, $1.sourceWidth) } }
         scratch.reserve(filters: filter.packedCount, input: 36 * c * slots, products: 36 * kp * slots,
-                        rows: 6 * rowWidth, zeroRow: w)
+                        rows: 6 * rowWidth, zeroRow: w, fusedRows: blendWidth > 0 ? 6 * w + blendWidth : 0)
         let (pt, pl) = (pads[0], pads[1])
         let firstGroup = tileRows.lowerBound * groupsPerRow
         let endGroup = tileRows.upperBound * groupsPerRow
@@ -145,12 +158,14 @@ extension Convolution {
 
         scratch.rows.withUnsafeMutableBufferPointer { rowsBuffer in
         scratch.zeroRow.withUnsafeMutableBufferPointer { zeroBuffer in
+        scratch.fusedRows.withUnsafeMutableBufferPointer { fusedBuffer in
         scratch.transformedInput.withUnsafeMutableBufferPointer { vBuffer in
         scratch.products.withUnsafeMutableBufferPointer { mBuffer in
         scratch.transformedFilters.withUnsafeMutableBufferPointer { uBuffer in
         weights.withUnsafeBufferPointer { weightsBuffer in
         bias.withUnsafeBufferPointer { biasBuffer in
             let t = rowsBuffer.baseAddress!, zero = UnsafePointer(zeroBuffer.baseAddress!)
+            let fused = fusedBuffer.baseAddress, blend = fusedBuffer.baseAddress.map { $0 + 6 * w }
             let v = vBuffer.baseAddress!, m = mBuffer.baseAddress!
             filter.pack(weightsBuffer.baseAddress!, into: uBuffer.baseAddress!)
             let u = UnsafePointer(uBuffer.baseAddress!)
@@ -162,18 +177,20 @@ extension Convolution {
                 let sPadded = (s + 8 * kernelGroups - 1) / (8 * kernelGroups) * (8 * kernelGroups)
                 // 1. Input transform of every channel into V[ξ][c][slot].
                 for channel in 0..<c {
-                    let plane = planes[channel]
+                    let source = channels[channel]
                     var group = blockStart
                     while group < blockEnd {
                         let ty = group / groupsPerRow
                         let g0 = group % groupsPerRow
                         let g1 = min(groupsPerRow, g0 + (blockEnd - group))
                         // Vertical pass Bᵀ·d over the columns these groups read.
+                        let x0 = max(0, 32 * g0 - pl), x1 = min(w, 32 * g1 + 4 + 32 - pl)
                         func row(_ r: Int) -> UnsafePointer<Float> {
                             let y = 4 * ty - pt + r
-                            return y >= 0 && y < h ? plane + y * w : zero
+                            guard y >= 0 && y < h else { return zero }
+                            if case .stored = source.kind { return source.plane + y * w }
+                            return source.row(y, x0: x0, x1: x1, tables: tables, scratch: fused! + r * w, blend: blend!)
                         }
-                        let x0 = max(0, 32 * g0 - pl), x1 = min(w, 32 * g1 + 4 + 32 - pl)
                         winogradInputColumns((row(0), row(1), row(2), row(3), row(4), row(5)), x0: x0, x1: x1,
                                              into: t + pl, stride: rowWidth)
                         // Horizontal pass ·B for each group of 8 tiles.
@@ -222,7 +239,7 @@ extension Convolution {
                 }
                 blockStart = blockEnd
             }
-        }}}}}}}
+        }}}}}}}}
     }
 }
 
