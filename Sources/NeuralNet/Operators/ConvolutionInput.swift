@@ -73,6 +73,10 @@ struct ChannelRows {
 
 /// The sampling tables of one resized part, as raw pointers for the row loop.
 struct ResizeTable {
+    /// Whether the columns are an exact 2× linear upsampling (U²-Net's): output 2j blends source
+    /// j − 1 and j by ¼ and ¾, output 2j + 1 sources j and j + 1 by ¾ and ¼ (edges aside), so a
+    /// vector loop can compute the very same sums.
+    let doubling: Bool
     let rows: UnsafePointer<AxisSample>
     let columnIndex0: UnsafePointer<Int>
     let columnIndex1: UnsafePointer<Int>
@@ -98,17 +102,52 @@ extension ChannelRows {
             let r0 = plane + sample.i0 * sourceWidth, r1 = plane + sample.i1 * sourceWidth
             let s0 = t.columnIndex0[x0], s1 = t.columnIndex1[x1 - 1] + 1
             for ix in s0..<s1 { blend[ix] = r0[ix] * sample.w0 + r1[ix] * sample.w1 }
-            for x in x0..<x1 {
+            var x = x0
+            func gather(_ x: Int) {
                 scratch[x] = blend[t.columnIndex0[x]] * t.columnWeight0[x] + blend[t.columnIndex1[x]] * t.columnWeight1[x]
             }
+            if t.doubling {
+                // Outputs 2j, 2j + 1 for 8 j at a time, while j − 1 and j + 8 stay inside the source.
+                while x < x1, x < 2 || x % 2 == 1 { gather(x); x += 1 }
+                let quarter = SIMD8<Float>(repeating: 0.25), threeQuarters = SIMD8<Float>(repeating: 0.75)
+                while x + 16 <= x1, x / 2 + 8 < sourceWidth {
+                    let j = x / 2
+                    let before = UnsafeRawPointer(blend + j - 1).loadUnaligned(as: SIMD8<Float>.self)
+                    let here = UnsafeRawPointer(blend + j).loadUnaligned(as: SIMD8<Float>.self)
+                    let after = UnsafeRawPointer(blend + j + 1).loadUnaligned(as: SIMD8<Float>.self)
+                    var pair = SIMD16<Float>()
+                    pair.evenHalf = before * quarter + here * threeQuarters
+                    pair.oddHalf = here * threeQuarters + after * quarter
+                    UnsafeMutableRawPointer(scratch + x).storeBytes(of: pair, as: SIMD16<Float>.self)
+                    x += 16
+                }
+            }
+            while x < x1 { gather(x); x += 1 }
             return UnsafePointer(scratch)
         case .pooled:
             let r0 = plane + 2 * y * sourceWidth, r1 = 2 * y + 1 < sourceHeight ? r0 + sourceWidth : r0
-            for x in x0..<x1 {
+            var x = x0
+            // 8 outputs from 16 source columns of each row while the windows are whole.
+            while x + 8 <= x1, 2 * x + 16 <= sourceWidth {
+                let a = UnsafeRawPointer(r0 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
+                let b = UnsafeRawPointer(r1 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
+                let top = larger(a.evenHalf, a.oddHalf), bottom = larger(b.evenHalf, b.oddHalf)
+                UnsafeMutableRawPointer(scratch + x).storeBytes(of: larger(top, bottom), as: SIMD8<Float>.self)
+                x += 8
+            }
+            while x < x1 {
                 let xb = 2 * x + 1 < sourceWidth ? 2 * x + 1 : 2 * x
                 scratch[x] = Swift.max(Swift.max(r0[2 * x], r0[xb]), Swift.max(r1[2 * x], r1[xb]))
+                x += 1
             }
             return UnsafePointer(scratch)
         }
     }
+}
+
+/// Lane-wise `Swift.max(a, b)` (b where b ≥ a, else a: the same choice for NaNs and signed
+/// zeros as the scalar loop). The standard library's `pointwiseMax` is a generic per-lane call.
+@inline(__always)
+private func larger(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    a.replacing(with: b, where: b .>= a)
 }
