@@ -36,7 +36,9 @@ public final class InferenceSession {
             }
             if case .conv(let convolution) = step.operation, threads > 1 {
                 let x = try convolutionInputs(step, slots)
-                slots[step.output] = .float(try await convolution(x, helpers: &helperScratch, scratch: &scratch))
+                let (residual, broadcast) = try residual(of: step, convolution, x, slots)
+                let y = try await convolution(x, residual: residual, helpers: &helperScratch, scratch: &scratch)
+                slots[step.output] = try broadcast.map { b throws(ModelError) in try BinaryOperator.add.apply(.float(y), .float(b)) } ?? .float(y)
             } else if let sum = addInPlace(step, &slots) {
                 slots[step.output] = sum
             } else {
@@ -123,6 +125,16 @@ public final class InferenceSession {
             throw .invalidInput("\(step.label): input \(index) must be a float tensor")
         }
         return t
+    }
+
+    /// A convolution step's fused residual: added as the output is written when it has the output's
+    /// shape, else (a broadcast Add) returned as `broadcast` to add afterwards.
+    private func residual(of step: NeuralNetwork.Step, _ convolution: Convolution, _ x: [ConvolutionInput],
+                          _ slots: [Value?]) throws(ModelError) -> (residual: Tensor?, broadcast: Tensor?) {
+        guard let index = step.residual else { return (nil, nil) }
+        let addend = try floatInput(step, index, slots)
+        let d = try convolution.validate(x)
+        return addend.shape == [d.n, convolution.outChannels, d.oh, d.ow] ? (addend, nil) : (nil, addend)
     }
 
     /// A convolution step's input parts, fused resizes and pools resolved to their sizes.
@@ -257,7 +269,10 @@ public final class InferenceSession {
             let sizes = resize.scalesInputIndex == 2 ? try intInput(step, 3, slots) : nil
             return .float(try resize(x, scales: scales, sizes: sizes, allocate: { self.scratch.takeBuffer($0) }))
         case .conv(let convolution):
-            return .float(try convolution(convolutionInputs(step, slots), scratch: &scratch))
+            let x = try convolutionInputs(step, slots)
+            let (residual, broadcast) = try residual(of: step, convolution, x, slots)
+            let y = try convolution(x, residual: residual, scratch: &scratch)
+            return try broadcast.map { b throws(ModelError) in try BinaryOperator.add.apply(.float(y), .float(b)) } ?? .float(y)
         }
     }
 }

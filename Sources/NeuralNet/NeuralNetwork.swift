@@ -30,6 +30,8 @@ public struct NeuralNetwork: Sendable {
         let label: String
         /// A convolution's input channels, in order (indices into `inputs`); empty for other steps.
         var parts: [ConvolutionPart] = []
+        /// A convolution's fused residual Add (index into `inputs`), added after the ReLU.
+        var residual: Int?
     }
 
     struct ConstantSlot: Sendable {
@@ -162,10 +164,30 @@ public struct NeuralNetwork: Sendable {
             renamed[source] = decoded[i].node.outputs[0]
             fusedAway.insert(i)
         }
+        // Conv (→ Relu) → Add: a Winograd convolution adds the other operand as it writes its
+        // output (U²-Net's residual connections), when that operand exists before the convolution.
+        var residuals: [Int: String] = [:]
+        for i in decoded.indices {
+            guard case .binary(.add) = decoded[i].operation, decoded[i].node.inputs.count == 2 else { continue }
+            for (own, other) in [(0, 1), (1, 0)] {
+                let name = decoded[i].node.inputs[own], addend = decoded[i].node.inputs[other]
+                guard soleReader(name), name != addend,
+                      let j = decoded.indices[..<i].last(where: {
+                          !fusedAway.contains($0) && (renamed[decoded[$0].node.outputs[0]] ?? decoded[$0].node.outputs[0]) == name
+                      }),
+                      case .conv(let convolution) = decoded[j].operation, convolution.winograd != nil, residuals[j] == nil,
+                      !decoded[j...].contains(where: { $0.node.outputs[0] == addend }) else { continue }
+                residuals[j] = addend
+                renamed[decoded[j].node.outputs[0]] = decoded[i].node.outputs[0]
+                fusedAway.insert(i)
+                break
+            }
+        }
 
         var steps: [Step] = []
         var lastReader: [Int: Int] = [:]
         var stepParts: [Int: [ConvolutionPart]] = [:]
+        var stepResiduals: [Int: Int] = [:]
         for (i, (node, operation)) in decoded.enumerated() where !fusedAway.contains(i) {
             var names = convolutionInputs[i] ?? node.inputs
             if let fused = convolutionParts[i] {
@@ -183,6 +205,10 @@ public struct NeuralNetwork: Sendable {
             } else if case .conv = operation {
                 stepParts[steps.count] = names.indices.map { .tensor(input: $0) }
             }
+            if let addend = residuals[i] {
+                stepResiduals[steps.count] = names.count
+                names.append(addend)
+            }
             let ins = names.map { $0.isEmpty ? nil : slot($0) }
             for case let s? in ins { lastReader[s] = steps.count }
             steps.append(Step(operation: operation, inputs: ins, output: slot(renamed[node.outputs[0]] ?? node.outputs[0]),
@@ -195,7 +221,7 @@ public struct NeuralNetwork: Sendable {
         for (s, step) in lastReader where !keep.contains(s) { releases[step].append(s) }
         self.steps = steps.indices.map { i in
             Step(operation: steps[i].operation, inputs: steps[i].inputs, output: steps[i].output,
-                 releases: releases[i], label: steps[i].label, parts: stepParts[i] ?? [])
+                 releases: releases[i], label: steps[i].label, parts: stepParts[i] ?? [], residual: stepResiduals[i])
         }
         self.inputNames = inputs
         self.inputSlots = inputs.map { slot($0) }

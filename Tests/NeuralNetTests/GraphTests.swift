@@ -22,16 +22,35 @@ private func tinyModel(extraNode: ONNXNode? = nil) -> ONNXModel {
 }
 
 @Suite struct GraphTests {
-    @Test func nodesRunInTopologicalOrderWithReluFusedIntoConv() throws {
+    @Test func nodesRunInTopologicalOrderWithReluAndResidualAddFusedIntoConv() throws {
         let network = try NeuralNetwork(model: tinyModel())
         #expect(network.inputNames == ["x"])
         #expect(network.outputNames == ["y"])
-        #expect(network.steps.count == 3, "Relu should be fused into the Conv")
+        #expect(network.steps.count == 2, "Relu and Add should be fused into the Conv")
         let x = try Tensor(shape: [1, 1, 1, 3], scalars: [-1, 0, 2])
         let y = try InferenceSession(network: network).runSerially(["x": x])["y"]
         // conv = 2x − 1 → relu → + x → sigmoid
         let expected = [-1, 0, 2].map { (v: Float) in 1 / (1 + exp(-(max(2 * v - 1, 0) + v))) }
         #expect(maxAbsDifference(try #require(y).scalars, expected) < 1e-6)
+    }
+
+    @Test func aFusedAddOfAnotherShapeStillBroadcasts() throws {
+        var graph = ONNXGraph()
+        graph.inputs = [ONNXValueInfo(name: "x", shape: [1, 1, nil, nil])]
+        graph.outputs = [ONNXValueInfo(name: "y", shape: [])]
+        graph.initializers = [
+            ONNXTensor(name: "w", shape: [1, 1, 3, 3], floats: [0, 0, 0, 0, 2, 0, 0, 0, 0]),
+            ONNXTensor(name: "k", shape: [1, 1, 1, 1], floats: [0.5]),
+        ]
+        graph.nodes = [
+            ONNXNode(opType: "Conv", inputs: ["x", "w"], outputs: ["c"], attributes: ["pads": ONNXAttribute(name: "pads", ints: [1, 1, 1, 1])]),
+            ONNXNode(opType: "Add", inputs: ["k", "c"], outputs: ["y"]),
+        ]
+        let network = try NeuralNetwork(model: ONNXModel(graph: graph))
+        let x = try Tensor(shape: [1, 1, 2, 3], scalars: [-1, 0, 2, 3, 4, 5])
+        let y = try #require(try InferenceSession(network: network).runSerially(["x": x])["y"])
+        #expect(y.shape == [1, 1, 2, 3])
+        #expect(maxAbsDifference(y.scalars, x.scalars.map { 2 * $0 + 0.5 }) < 1e-5)
     }
 
     @Test func anUnknownOperatorIsAnErrorNamingIt() {

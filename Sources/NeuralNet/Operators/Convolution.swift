@@ -70,7 +70,7 @@ struct Convolution: Sendable {
 
     /// Checks the input: one NCHW tensor, or several parts whose channels add up (a fused Concat)
     /// and whose sizes agree.
-    func validate(_ x: [ConvolutionInput]) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
+    func validate(_ x: [ConvolutionInput], residual: Tensor? = nil) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
         guard let first = x.first?.shape, x.allSatisfy({ $0.source.rank == 4 }) else {
             throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.map(\.source.shape))")
         }
@@ -81,6 +81,11 @@ struct Convolution: Sendable {
         let (oh, ow) = outputSize(h: first.h, w: first.w)
         guard first.n > 0, first.h > 0, first.w > 0, oh > 0, ow > 0 else {
             throw .invalidInput("Conv of an empty or too small \([first.n, first.c, first.h, first.w]) tensor")
+        }
+        if let residual {
+            guard winograd != nil, residual.shape == [first.n, outChannels, oh, ow] else {
+                throw .invalidInput("Conv's fused residual has shape \(residual.shape), not \([first.n, outChannels, oh, ow])")
+            }
         }
         return (first.n, first.h, first.w, oh, ow)
     }

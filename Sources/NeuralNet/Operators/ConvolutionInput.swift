@@ -71,6 +71,13 @@ struct ChannelRows {
     let kind: Kind
 }
 
+/// A fused residual's rows matching a convolution's output part: `rows` is the part's first row of
+/// channel 0; channel planes are `planeStride` apart.
+struct ResidualRows {
+    let rows: UnsafePointer<Float>
+    let planeStride: Int
+}
+
 /// The sampling tables of one resized part, as raw pointers for the row loop.
 struct ResizeTable {
     /// Whether the columns are an exact 2× linear upsampling (U²-Net's): output 2j blends source

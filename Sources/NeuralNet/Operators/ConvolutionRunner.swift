@@ -20,14 +20,23 @@ extension Convolution {
     /// `part` of image `image` by the fastest kernel that applies. The input channels are those of
     /// `x` in order (several parts when a channel Concat was fused into this convolution).
     /// `output` points at the part's first value; for `.tileRows`, channel planes are `planeStride` apart.
-    func compute(_ x: [ConvolutionInput], image: Int, part: Range<Int>, into output: UnsafeMutablePointer<Float>,
-                 planeStride: Int, scratch: inout WinogradScratch) {
+    /// `residual` (the output's shape; Winograd only) is added to the output after the ReLU.
+    func compute(_ x: [ConvolutionInput], residual: Tensor? = nil, image: Int, part: Range<Int>,
+                 into output: UnsafeMutablePointer<Float>, planeStride: Int, scratch: inout WinogradScratch) {
         let (_, _, h, w) = x[0].shape
         let (oh, ow) = outputSize(h: h, w: w)
         withChannelRows(x, image: image) { channels, tables in
             if let winograd {
-                convolveWinograd(winograd, channels: channels, tables: tables, h: h, w: w, oh: oh, ow: ow, tileRows: part,
-                                 output: output, planeStride: planeStride, scratch: &scratch)
+                func convolve(_ residual: ResidualRows?) {
+                    convolveWinograd(winograd, channels: channels, tables: tables, h: h, w: w, oh: oh, ow: ow, tileRows: part,
+                                     output: output, planeStride: planeStride, residual: residual, scratch: &scratch)
+                }
+                guard let residual else { return convolve(nil) }
+                residual.scalars.withUnsafeBufferPointer { r in
+                    let plane = oh * ow
+                    convolve(ResidualRows(rows: r.baseAddress! + image * outChannels * plane + 4 * part.lowerBound * ow,
+                                          planeStride: plane))
+                }
             } else {
                 // The plan fuses resizes and pools only into Winograd convolutions: every channel is stored.
                 convolveDirect(planes: channels.map(\.plane), h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
@@ -108,14 +117,14 @@ extension Convolution {
     }
 
     /// The whole convolution on the calling task (one core).
-    func callAsFunction(_ x: [ConvolutionInput], scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
-        let d = try validate(x)
+    func callAsFunction(_ x: [ConvolutionInput], residual: Tensor? = nil, scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
+        let d = try validate(x, residual: residual)
         let plane = d.oh * d.ow
         var out = scratch.takeBuffer(d.n * outChannels * plane)
         out.withUnsafeMutableBufferPointer { buffer in
             for image in 0..<d.n {
-                compute(x, image: image, part: wholeRange(oh: d.oh), into: buffer.baseAddress! + image * outChannels * plane,
-                        planeStride: plane, scratch: &scratch)
+                compute(x, residual: residual, image: image, part: wholeRange(oh: d.oh),
+                        into: buffer.baseAddress! + image * outChannels * plane, planeStride: plane, scratch: &scratch)
             }
         }
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
@@ -132,11 +141,11 @@ extension Convolution {
     }
 
     /// As above, over input parts that may be computed as they are read.
-    func callAsFunction(_ x: [ConvolutionInput], helpers: inout [WinogradScratch],
+    func callAsFunction(_ x: [ConvolutionInput], residual: Tensor? = nil, helpers: inout [WinogradScratch],
                         scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
-        let d = try validate(x)
+        let d = try validate(x, residual: residual)
         let parts = split(wholeRange(oh: d.oh), into: 1 + helpers.count)
-        if parts.count < 2 { return try self(x, scratch: &scratch) }
+        if parts.count < 2 { return try self(x, residual: residual, scratch: &scratch) }
         let plane = d.oh * d.ow
         // Every value is written by exactly one part.
         var out = scratch.takeBuffer(d.n * outChannels * plane)
@@ -154,14 +163,15 @@ extension Convolution {
                         let size = partSize(part, oh: d.oh, ow: d.ow)
                         var values = own.scratch.takeBuffer(size)
                         values.withUnsafeMutableBufferPointer { buffer in
-                            compute(x, image: image, part: part, into: buffer.baseAddress!,
+                            compute(x, residual: residual, image: image, part: part, into: buffer.baseAddress!,
                                     planeStride: size / outChannels, scratch: &own.scratch)
                         }
                         return (index, values, own.giveBack())
                     }
                 }
                 out.withUnsafeMutableBufferPointer { buffer in
-                    compute(x, image: image, part: parts[0], into: buffer.baseAddress! + imageOffset + offset(of: parts[0], ow: d.ow, plane: plane),
+                    compute(x, residual: residual, image: image, part: parts[0],
+                            into: buffer.baseAddress! + imageOffset + offset(of: parts[0], ow: d.ow, plane: plane),
                             planeStride: plane, scratch: &scratch)
                 }
                 var returned: [(Int, WinogradScratch)] = []

@@ -132,10 +132,11 @@ extension Convolution {
     /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image, whose input
     /// channel c (h×w) is `channels[c]` (its resize tables in `tables`). `output`
     /// points at row `4·tileRows.lowerBound` of channel 0; channel planes are `planeStride` apart.
+    /// `residual`, if any, is added to every output value after the ReLU.
     func convolveWinograd(_ filter: WinogradFilter, channels: [ChannelRows], tables: UnsafePointer<ResizeTable>,
                           h: Int, w: Int, oh: Int, ow: Int,
                           tileRows: Range<Int>, output: UnsafeMutablePointer<Float>, planeStride: Int,
-                          scratch: inout WinogradScratch) {
+                          residual: ResidualRows?, scratch: inout WinogradScratch) {
         let c = inChannels, k = outChannels, kp = filter.paddedOutChannels
         let tilesX = (ow + 3) / 4
         let groupsPerRow = (tilesX + 7) / 8
@@ -226,14 +227,15 @@ extension Convolution {
                     }
                 }
                 }
-                // 3. Output transform, bias and ReLU into the output rows.
+                // 3. Output transform, bias, ReLU and residual into the output rows.
                 for channel in 0..<k {
                     let outPlane = output + channel * planeStride
+                    let residualPlane = residual.map { $0.rows + channel * $0.planeStride }
                     for group in blockStart..<blockEnd {
                         let ty = group / groupsPerRow, g = group % groupsPerRow
                         winogradOutputGroup(m + channel * 36 * sPadded + 8 * (group - blockStart), xiStride: sPadded,
                                             bias: biasBuffer[channel], relu: fusedRelu,
-                                            into: outPlane, row0: 4 * ty - outputRow0, rowsLeft: oh - 4 * ty,
+                                            into: outPlane, residual: residualPlane, row0: 4 * ty - outputRow0, rowsLeft: oh - 4 * ty,
                                             tileX0: 8 * g, tilesX: tilesX, width: ow)
                     }
                 }
@@ -332,9 +334,11 @@ private func winogradKernel4x24(u: UnsafePointer<Float>, v: UnsafePointer<Float>
 
 /// Aᵀ·M·A for 8 tiles (lanes) of one output channel, plus bias and optional ReLU, written into the
 /// output plane where the tiles fall inside it.
+/// `residual`, when given, is a plane laid out like `plane` whose values are added last (after the
+/// ReLU: a fused residual Add).
 private func winogradOutputGroup(_ m: UnsafeMutablePointer<Float>, xiStride: Int, bias: Float, relu: Bool,
-                                 into plane: UnsafeMutablePointer<Float>, row0: Int, rowsLeft: Int,
-                                 tileX0: Int, tilesX: Int, width: Int) {
+                                 into plane: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
+                                 row0: Int, rowsLeft: Int, tileX0: Int, tilesX: Int, width: Int) {
     withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 24) { q in
     // Column pass: q[a][j] = Σ_i Aᵀ[a][i] m[i][j].
     for j in 0..<6 {
@@ -360,7 +364,8 @@ private func winogradOutputGroup(_ m: UnsafeMutablePointer<Float>, xiStride: Int
             y0.replace(with: 0, where: y0 .< 0); y1.replace(with: 0, where: y1 .< 0)
             y2.replace(with: 0, where: y2 .< 0); y3.replace(with: 0, where: y3 .< 0)
         }
-        let row = plane + (row0 + a) * width + 4 * tileX0
+        let offset = (row0 + a) * width + 4 * tileX0
+        let row = plane + offset
         if fullWidth {
             // Interleave to y0[0] y1[0] y2[0] y3[0] y0[1] …: pairs of floats, then pairs of pairs.
             var low = SIMD16<Float>(), high = SIMD16<Float>()
@@ -370,6 +375,11 @@ private func winogradOutputGroup(_ m: UnsafeMutablePointer<Float>, xiStride: Int
             all.evenHalf = unsafeBitCast(low, to: SIMD8<UInt64>.self)
             all.oddHalf = unsafeBitCast(high, to: SIMD8<UInt64>.self)
             UnsafeMutableRawPointer(row).storeBytes(of: unsafeBitCast(all, to: SIMD32<Float>.self), as: SIMD32<Float>.self)
+            if let residual {
+                let r = residual + offset
+                store8(load8(row) + load8(r), row); store8(load8(row + 8) + load8(r + 8), row + 8)
+                store8(load8(row + 16) + load8(r + 16), row + 16); store8(load8(row + 24) + load8(r + 24), row + 24)
+            }
         } else {
             let columnsLeft = width - 4 * tileX0
             for l in 0..<tilesHere {
@@ -378,6 +388,9 @@ private func winogradOutputGroup(_ m: UnsafeMutablePointer<Float>, xiStride: Int
                 if 4 * l + 1 < columnsLeft { row[4 * l + 1] = ys.1 }
                 if 4 * l + 2 < columnsLeft { row[4 * l + 2] = ys.2 }
                 if 4 * l + 3 < columnsLeft { row[4 * l + 3] = ys.3 }
+            }
+            if let residual {
+                for x in 0..<min(columnsLeft, 4 * tilesHere) { row[x] += residual[offset + x] }
             }
         }
     }
