@@ -23,22 +23,44 @@ struct BoxFilter: Sendable {
         return out
     }
 
+    /// The window means of `plane × weight` (pixel by pixel), without a product plane: a fresh
+    /// megapixel array costs more in page faults than the multiplications.
+    func mean(_ plane: [Float], times weight: [Float]) -> [Float] {
+        var out = [Float](unsafeUninitializedCapacity: width * height) { _, count in count = width * height }
+        mean(plane, times: weight, into: &out)
+        return out
+    }
+
     /// The means of several planes at once, one child task per plane (they are independent).
     func means(_ planes: [[Float]]) async -> [[Float]] {
         await concurrentMap(planes) { mean($0) }
     }
 
-    func mean(_ plane: [Float], into out: inout [Float]) {
+    func mean(_ plane: [Float], times weight: [Float]? = nil, into out: inout [Float]) {
         let w = width, h = height, r = radius
-        precondition(plane.count == w * h && out.count == w * h, "box filter plane of the wrong size")
+        precondition(plane.count == w * h && out.count == w * h && (weight?.count ?? w * h) == w * h,
+                     "box filter plane of the wrong size")
         // Horizontal running sums into `out`: the window's left and right ends are tested per
         // segment (entering, inside, leaving the row), not per pixel, so the inner loop is branch-free.
+        // With a weight, each row's products are formed in a one-row buffer first.
+        let weighted = weight != nil
+        var productRow = [Float](repeating: 0, count: weighted ? w : 0)
+        let weights = weight ?? []
         plane.withUnsafeBufferPointer { srcBuffer in
             out.withUnsafeMutableBufferPointer { dstBuffer in
                 inverseColumnCounts.withUnsafeBufferPointer { inverseBuffer in
+                weights.withUnsafeBufferPointer { weightBuffer in
+                productRow.withUnsafeMutableBufferPointer { productBuffer in
                     let inverse = inverseBuffer.baseAddress!
                     for y in 0..<h {
-                        let src = srcBuffer.baseAddress! + y * w, dst = dstBuffer.baseAddress! + y * w
+                        var src = UnsafePointer(srcBuffer.baseAddress! + y * w)
+                        let dst = dstBuffer.baseAddress! + y * w
+                        if weighted {
+                            // (An empty array's buffer may still have a base address: test `weighted`.)
+                            let weightRow = weightBuffer.baseAddress! + y * w, product = productBuffer.baseAddress!
+                            for x in 0..<w { product[x] = src[x] * weightRow[x] }
+                            src = UnsafePointer(product)
+                        }
                         var sum: Float = 0
                         for x in 0..<min(r, w) { sum += src[x] }
                         var x = 0
@@ -58,7 +80,7 @@ struct BoxFilter: Sendable {
                             dst[x] = sum * inverse[x]; x += 1
                         }
                     }
-                }
+                }}}
             }
         }
         // Vertical running sums in place: the rows a sum must drop have been overwritten by then,

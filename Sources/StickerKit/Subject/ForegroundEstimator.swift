@@ -30,9 +30,7 @@ struct ForegroundEstimator: Sendable {
                         (bg.green, inverse, inverseMean, image.green), (bg.blue, inverse, inverseMean, image.blue)]
             let means = await concurrentMap(jobs) { job in
                 let (x, weight, weightMean, fallback) = job
-                var product = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }
-                for i in 0..<n { product[i] = x[i] * weight[i] }
-                var m = box.mean(product)
+                var m = box.mean(x, times: weight)
                 for i in 0..<n { m[i] = weightMean[i] > 1e-4 ? m[i] / weightMean[i] : fallback[i] }
                 return m
             }

@@ -18,12 +18,7 @@ struct GuidedFilter: Sendable {
 
         // Window means of the products of two planes.
         let pairs = [(r, p), (g, p), (b, p), (r, r), (r, g), (r, b), (g, g), (g, b), (b, b)]
-        let moments = await concurrentMap(pairs) { pair in
-            let (x, y) = pair
-            var product = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }
-            for i in 0..<n { product[i] = x[i] * y[i] }
-            return box.mean(product)
-        }
+        let moments = await concurrentMap(pairs) { box.mean($0.0, times: $0.1) }
         var ar = moments[0], ag = moments[1], ab = moments[2], bias = mp
         do {
             let rr = moments[3], rg = moments[4], rb = moments[5]
