@@ -36,9 +36,9 @@ public final class InferenceSession {
             }
             if case .conv(let convolution) = step.operation, threads > 1 {
                 let x = try convolutionInputs(step, slots)
-                let (residual, broadcast) = try residual(of: step, convolution, x, slots)
-                let y = try await convolution(x, residual: residual, helpers: &helperScratch, scratch: &scratch)
-                slots[step.output] = try broadcast.map { b throws(ModelError) in try BinaryOperator.add.apply(.float(y), .float(b)) } ?? .float(y)
+                let residual = try residual(of: step, convolution, x, slots)
+                let y = try await convolution(x, residual: residual.inOutput, helpers: &helperScratch, scratch: &scratch)
+                slots[step.output] = try residual.completing(y)
             } else if let sum = addInPlace(step, &slots) {
                 slots[step.output] = sum
             } else {
@@ -127,14 +127,14 @@ public final class InferenceSession {
         return t
     }
 
-    /// A convolution step's fused residual: added as the output is written when it has the output's
-    /// shape, else (a broadcast Add) returned as `broadcast` to add afterwards.
+    /// A convolution step's fused residual Add, if any.
     private func residual(of step: NeuralNetwork.Step, _ convolution: Convolution, _ x: [ConvolutionInput],
-                          _ slots: [Value?]) throws(ModelError) -> (residual: Tensor?, broadcast: Tensor?) {
-        guard let index = step.residual else { return (nil, nil) }
+                          _ slots: [Value?]) throws(ModelError) -> FusedResidual {
+        guard let index = step.residual else { return FusedResidual() }
         let addend = try floatInput(step, index, slots)
         let d = try convolution.validate(x)
-        return addend.shape == [d.n, convolution.outChannels, d.oh, d.ow] ? (addend, nil) : (nil, addend)
+        return addend.shape == [d.n, convolution.outChannels, d.oh, d.ow]
+            ? FusedResidual(inOutput: addend) : FusedResidual(afterwards: addend)
     }
 
     /// A convolution step's input parts, fused resizes and pools resolved to their sizes.
@@ -270,9 +270,21 @@ public final class InferenceSession {
             return .float(try resize(x, scales: scales, sizes: sizes, allocate: { self.scratch.takeBuffer($0) }))
         case .conv(let convolution):
             let x = try convolutionInputs(step, slots)
-            let (residual, broadcast) = try residual(of: step, convolution, x, slots)
-            let y = try convolution(x, residual: residual, scratch: &scratch)
-            return try broadcast.map { b throws(ModelError) in try BinaryOperator.add.apply(.float(y), .float(b)) } ?? .float(y)
+            let residual = try residual(of: step, convolution, x, slots)
+            return try residual.completing(try convolution(x, residual: residual.inOutput, scratch: &scratch))
         }
+    }
+}
+
+/// A convolution's fused residual Add: added as the output is written when it has the output's
+/// shape, else (a broadcast Add) added to the finished output.
+private struct FusedResidual {
+    var inOutput: Tensor?
+    var afterwards: Tensor?
+
+    /// The step's value from the convolution's output `y`.
+    func completing(_ y: Tensor) throws(ModelError) -> Value {
+        guard let afterwards else { return .float(y) }
+        return try BinaryOperator.add.apply(.float(y), .float(afterwards))
     }
 }

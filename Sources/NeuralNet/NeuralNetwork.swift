@@ -4,8 +4,10 @@ import Foundation
 /// number of concurrent `InferenceSession`s.
 ///
 /// The plan is generic: nodes run in topological order of the graph, constants (initializers and
-/// Constant nodes) are decoded once, each Conv's kernel is chosen, a Relu that is the only
-/// consumer of a Conv is fused into it, and every intermediate tensor is released after its last use.
+/// Constant nodes) are decoded once, each Conv's kernel is chosen, and every intermediate tensor is
+/// released after its last use. A tensor whose only reader is a convolution need not exist: a
+/// channel Concat, Resize or 2×2 MaxPool feeding a Winograd convolution is read as the
+/// convolution goes, and a Relu or residual Add after it is applied as its output is written.
 public struct NeuralNetwork: Sendable {
     /// The graph's inputs that callers must supply (initializers excluded).
     public let inputNames: [String]
@@ -110,9 +112,10 @@ public struct NeuralNetwork: Sendable {
             }
         }
 
-        // Fusions, each only when the intermediate tensor has no other reader: Conv → Relu (the
-        // ReLU is applied as outputs are written) and channel Concat → Conv (the convolution
-        // reads the parts in place, so the concatenated tensor is never materialised).
+        // Fusions, each only when the intermediate tensor has no other reader: channel Concat →
+        // Conv (the convolution reads the parts in place, so the concatenated tensor is never
+        // materialised), Resize / MaxPool → Conv, Conv → Relu and Conv (→ Relu) → Add (applied as
+        // outputs are written).
         let graphOutputs = Set(graph.outputs.map(\.name))
         var readers: [String: Int] = [:]
         for (node, _) in decoded { for input in node.inputs { readers[input, default: 0] += 1 } }
@@ -191,7 +194,7 @@ public struct NeuralNetwork: Sendable {
         for (i, (node, operation)) in decoded.enumerated() where !fusedAway.contains(i) {
             var names = convolutionInputs[i] ?? node.inputs
             if let fused = convolutionParts[i] {
-                // Inputs: every tensor the parts read, then resize sizes/scales; parts index them.
+                // Inputs: each part's tensor, followed by its resize scales and sizes if any; parts index them.
                 names = []
                 func index(_ name: String) -> Int { names.append(name); return names.count - 1 }
                 stepParts[steps.count] = fused.map { part in

@@ -34,6 +34,39 @@ private func tinyModel(extraNode: ONNXNode? = nil) -> ONNXModel {
         #expect(maxAbsDifference(try #require(y).scalars, expected) < 1e-6)
     }
 
+    @Test func aFusedResidualAddGivesTheSameBitsOnOneOrTwoTasksAndForSeveralImages() async throws {
+        // U²-Net's residual: Conv → Relu → Add(input), wide enough for the vector path (≥ 32 columns).
+        var graph = ONNXGraph()
+        graph.inputs = [ONNXValueInfo(name: "x", shape: [nil, 4, nil, nil])]
+        graph.outputs = [ONNXValueInfo(name: "y", shape: [])]
+        let weights = pseudoRandom([4, 4, 3, 3], seed: 31), bias = pseudoRandom([4], seed: 32)
+        graph.initializers = [ONNXTensor(name: "w", shape: weights.shape, floats: weights.scalars),
+                              ONNXTensor(name: "b", shape: [4], floats: bias.scalars)]
+        graph.nodes = [
+            ONNXNode(opType: "Conv", inputs: ["x", "w", "b"], outputs: ["c"], attributes: ["pads": ONNXAttribute(name: "pads", ints: [1, 1, 1, 1])]),
+            ONNXNode(opType: "Relu", inputs: ["c"], outputs: ["r"]),
+            ONNXNode(opType: "Add", inputs: ["r", "x"], outputs: ["y"]),
+        ]
+        let network = try NeuralNetwork(model: ONNXModel(graph: graph))
+        #expect(network.steps.count == 1)
+        let x = pseudoRandom([2, 4, 13, 70], seed: 33)
+        var conv = try Convolution(weights: weights, bias: bias.scalars, pads: [1, 1, 1, 1])
+        conv.fusedRelu = true
+        var scratch = WinogradScratch()
+        let convolved = try conv([x], scratch: &scratch)
+        let expected = zip(convolved.scalars, x.scalars).map { $0 + $1 }
+        let serial = try #require(try InferenceSession(network: network).runSerially(["x": x])["y"])
+        let split = try #require(try await InferenceSession(network: network, threads: 2).run(["x": x])["y"])
+        #expect(serial.scalars == expected)
+        #expect(split.scalars == expected)
+    }
+
+    @Test func aConvolutionInputOfTheWrongRankIsAnErrorNotACrash() throws {
+        var scratch = WinogradScratch()
+        let conv = try Convolution(weights: pseudoRandom([2, 3, 3, 3], seed: 34), bias: nil, pads: [1, 1, 1, 1])
+        #expect(throws: ModelError.self) { try conv([Tensor(shape: [3, 8, 8])], scratch: &scratch) }
+    }
+
     @Test func aFusedAddOfAnotherShapeStillBroadcasts() throws {
         var graph = ONNXGraph()
         graph.inputs = [ONNXValueInfo(name: "x", shape: [1, 1, nil, nil])]

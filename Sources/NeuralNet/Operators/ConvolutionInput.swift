@@ -8,7 +8,7 @@
 enum ConvolutionPart: Sendable {
     /// The tensor at `input`, channels as they are.
     case tensor(input: Int)
-    /// `Resize` (linear) of the tensor at `input`, to the size its `scales` or `sizes` input gives.
+    /// `Resize` (linear or nearest) of the tensor at `input`, to the size its `scales` or `sizes` input gives.
     case resized(Resize, input: Int, scales: Int?, sizes: Int?)
     /// 2×2, stride-2 MaxPool (no padding) of the tensor at `input`.
     case pooled(Pooling, input: Int)
@@ -17,7 +17,7 @@ enum ConvolutionPart: Sendable {
 /// Run level: one part of a convolution's input channels, with its output size resolved.
 enum ConvolutionInput: Sendable {
     case tensor(Tensor)
-    /// Bilinear samples: for each output row and column, two source indices and their weights.
+    /// The resize's samples: for each output row and column, two source indices and their weights.
     case resized(Tensor, rows: [AxisSample], columns: [AxisSample])
     /// `height × width` of 2×2 maxima (a last partial window keeps what it covers: ceil mode).
     case pooled(Tensor, height: Int, width: Int)
@@ -55,8 +55,8 @@ extension Pooling {
     }
 }
 
-/// One input channel of one image as the Winograd input transform reads it: `rows` rows of
-/// `width`, either stored (`plane`) or computed on demand into a scratch row.
+/// One input channel of one image as the Winograd input transform reads it: rows either stored
+/// (`plane` itself) or computed on demand from `plane` into a scratch row (resized or pooled).
 struct ChannelRows {
     enum Kind {
         case stored

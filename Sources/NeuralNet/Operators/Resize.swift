@@ -69,6 +69,7 @@ struct Resize: Sendable {
         return (axisSamples(outSize: oh, inSize: h, scale: scaleH), axisSamples(outSize: ow, inSize: w, scale: scaleW))
     }
 
+    /// `x` resized (see `samples(for:scales:sizes:)`).
     /// - Parameter allocate: makes the output's storage (a session recycles released tensors' arrays).
     func callAsFunction(_ x: Tensor, scales: Tensor?, sizes: IntTensor?,
                         allocate: (Int) -> [Float] = uninitializedFloats) throws(ModelError) -> Tensor {

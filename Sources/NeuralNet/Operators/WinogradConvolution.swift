@@ -12,10 +12,11 @@ import NeuralNetAVX512
 // 8 per (tile row, group of 8 tiles along x).
 
 /// The layout of one convolution's transformed filters U, `36 × paddedK × C` packed for the
-/// micro-kernel. U is made at the start of each run of the layer, into the task's scratch, rather
-/// than once at load: held for the whole network it is 4× the weights (18 MB for U²-Net-p), and
-/// those fresh pages cost a one-shot command more (~20 ms of page faults) than transforming each
-/// layer's filters again (~2 ms per inference, from ~1 MB that stays in cache).
+/// micro-kernel. U is made by each task at the start of its part of the layer (each image), into
+/// the task's scratch, rather than once at load: held for the whole network it is 4× the weights
+/// (18 MB for U²-Net-p), and those fresh pages cost a one-shot command more (~20 ms of page faults)
+/// than transforming each layer's filters again (a few ms per inference, ~1 MB that stays in cache).
+/// The transform is computed in Float (it was Double): differences are ~1e-7.
 struct WinogradFilter: Sendable {
     let outChannels: Int
     let paddedOutChannels: Int
