@@ -42,42 +42,54 @@ struct BoxFilter: Sendable {
                      "box filter plane of the wrong size")
         // Horizontal running sums into `out`: the window's left and right ends are tested per
         // segment (entering, inside, leaving the row), not per pixel, so the inner loop is branch-free.
-        // With a weight, each row's products are formed in a one-row buffer first.
+        // Four rows run at once, one per lane: a running sum is a chain of dependent adds, and four
+        // independent chains keep the adder busy (each lane does exactly the scalar arithmetic).
+        // A last group of fewer rows repeats its last row in the spare lanes (same values, same place).
+        // With a weight, each row's products are formed in a row buffer first.
         let weighted = weight != nil
-        var productRow = [Float](repeating: 0, count: weighted ? w : 0)
+        var productRows = [Float](repeating: 0, count: weighted ? 4 * w : 0)
         let weights = weight ?? []
         plane.withUnsafeBufferPointer { srcBuffer in
             out.withUnsafeMutableBufferPointer { dstBuffer in
                 inverseColumnCounts.withUnsafeBufferPointer { inverseBuffer in
                 weights.withUnsafeBufferPointer { weightBuffer in
-                productRow.withUnsafeMutableBufferPointer { productBuffer in
+                productRows.withUnsafeMutableBufferPointer { productBuffer in
                     let inverse = inverseBuffer.baseAddress!
-                    for y in 0..<h {
-                        var src = UnsafePointer(srcBuffer.baseAddress! + y * w)
-                        let dst = dstBuffer.baseAddress! + y * w
-                        if weighted {
-                            // (An empty array's buffer may still have a base address: test `weighted`.)
-                            let weightRow = weightBuffer.baseAddress! + y * w, product = productBuffer.baseAddress!
-                            for x in 0..<w { product[x] = src[x] * weightRow[x] }
-                            src = UnsafePointer(product)
+                    func source(_ y: Int, lane: Int) -> UnsafePointer<Float> {
+                        let src = UnsafePointer(srcBuffer.baseAddress! + y * w)
+                        guard weighted else { return src }
+                        // (An empty array's buffer may still have a base address: test `weighted`.)
+                        let weightRow = weightBuffer.baseAddress! + y * w, product = productBuffer.baseAddress! + lane * w
+                        for x in 0..<w { product[x] = src[x] * weightRow[x] }
+                        return UnsafePointer(product)
+                    }
+                    for y0 in stride(from: 0, to: h, by: 4) {
+                        let y1 = min(y0 + 1, h - 1), y2 = min(y0 + 2, h - 1), y3 = min(y0 + 3, h - 1)
+                        let s0 = source(y0, lane: 0), s1 = source(y1, lane: 1), s2 = source(y2, lane: 2), s3 = source(y3, lane: 3)
+                        let base = dstBuffer.baseAddress!
+                        let d0 = base + y0 * w, d1 = base + y1 * w, d2 = base + y2 * w, d3 = base + y3 * w
+                        @inline(__always) func load(_ x: Int) -> SIMD4<Float> { SIMD4(s0[x], s1[x], s2[x], s3[x]) }
+                        @inline(__always) func store(_ sum: SIMD4<Float>, _ x: Int) {
+                            let v = sum * SIMD4(repeating: inverse[x])
+                            d0[x] = v[0]; d1[x] = v[1]; d2[x] = v[2]; d3[x] = v[3]
                         }
-                        var sum: Float = 0
-                        for x in 0..<min(r, w) { sum += src[x] }
+                        var sum = SIMD4<Float>()
+                        for x in 0..<min(r, w) { sum += load(x) }
                         var x = 0
                         // Left border: nothing leaves the window yet.
                         while x < w && x - r - 1 < 0 {
-                            if x + r < w { sum += src[x + r] }
-                            dst[x] = sum * inverse[x]; x += 1
+                            if x + r < w { sum += load(x + r) }
+                            store(sum, x); x += 1
                         }
                         // Interior: one value enters, one leaves.
                         while x + r < w {
-                            sum += src[x + r] - src[x - r - 1]
-                            dst[x] = sum * inverse[x]; x += 1
+                            sum += load(x + r) - load(x - r - 1)
+                            store(sum, x); x += 1
                         }
                         // Right border: values only leave.
                         while x < w {
-                            sum -= src[x - r - 1]
-                            dst[x] = sum * inverse[x]; x += 1
+                            sum -= load(x - r - 1)
+                            store(sum, x); x += 1
                         }
                     }
                 }}}
