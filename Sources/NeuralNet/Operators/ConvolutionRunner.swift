@@ -83,7 +83,8 @@ extension Convolution {
                     w0.withUnsafeBufferPointer { w0 in
                     w1.withUnsafeBufferPointer { w1 in
                         add(.resized(table: tables.count))
-                        tables.append(ResizeTable(doubling: Self.isDoubling(columns, sourceWidth: sw), rows: r.baseAddress!, columnIndex0: i0.baseAddress!, columnIndex1: i1.baseAddress!,
+                        tables.append(ResizeTable(doubling: ResizeTable.isDoubling(columns, sourceWidth: sw), rows: r.baseAddress!,
+                                                  columnIndex0: i0.baseAddress!, columnIndex1: i1.baseAddress!,
                                                   columnWeight0: w0.baseAddress!, columnWeight1: w1.baseAddress!))
                         collect(index + 1)
                     }}}}}
@@ -91,19 +92,6 @@ extension Convolution {
             }
         }
         collect(0)
-    }
-
-    /// Whether `columns` sample a `sourceWidth` row exactly as a 2× linear upsampling with half-pixel
-    /// centres does (see `ResizeTable.doubling`) away from the two ends.
-    static func isDoubling(_ columns: [AxisSample], sourceWidth: Int) -> Bool {
-        guard columns.count == 2 * sourceWidth, sourceWidth >= 2 else { return false }
-        for x in 2..<(columns.count - 2) {
-            let j = x / 2, s = columns[x]
-            let expected = x % 2 == 0 ? AxisSample(i0: j - 1, i1: j, w0: 0.25, w1: 0.75)
-                                      : AxisSample(i0: j, i1: j + 1, w0: 0.75, w1: 0.25)
-            guard s.i0 == expected.i0, s.i1 == expected.i1, s.w0 == expected.w0, s.w1 == expected.w1 else { return false }
-        }
-        return true
     }
 
     /// The whole of one image's output, as parts.

@@ -138,3 +138,11 @@ struct Resize: Sendable {
         }
     }
 }
+
+/// One output coordinate of a resize: `value = v[i0]·w0 + v[i1]·w1` (nearest: w0 = 1, w1 = 0).
+struct AxisSample: Sendable {
+    var i0: Int
+    var i1: Int
+    var w0: Float
+    var w1: Float
+}

@@ -1,0 +1,119 @@
+// How the Winograd input transform reads its input channels, one row at a time: stored rows
+// directly, resized or pooled rows computed on demand (see `ConvolutionInput`).
+
+/// One input channel of one image as the Winograd input transform reads it: rows either stored
+/// (`plane` itself) or computed on demand from `plane` into a scratch row (resized or pooled).
+struct ChannelRows {
+    enum Kind {
+        case stored
+        /// Index into the call's resize tables.
+        case resized(table: Int)
+        case pooled
+    }
+    /// The source plane (the stored plane itself, or what is resized or pooled).
+    let plane: UnsafePointer<Float>
+    let sourceHeight: Int
+    let sourceWidth: Int
+    let kind: Kind
+}
+
+/// A fused residual's rows matching a convolution's output part: `rows` is the part's first row of
+/// channel 0; channel planes are `planeStride` apart.
+struct ResidualRows {
+    let rows: UnsafePointer<Float>
+    let planeStride: Int
+}
+
+/// The sampling tables of one resized part, as raw pointers for the row loop.
+struct ResizeTable {
+    /// Whether the columns are an exact 2× linear upsampling (U²-Net's): output 2j blends source
+    /// j − 1 and j by ¼ and ¾, output 2j + 1 sources j and j + 1 by ¾ and ¼ (edges aside), so a
+    /// vector loop can compute the very same sums.
+    let doubling: Bool
+    let rows: UnsafePointer<AxisSample>
+    let columnIndex0: UnsafePointer<Int>
+    let columnIndex1: UnsafePointer<Int>
+    let columnWeight0: UnsafePointer<Float>
+    let columnWeight1: UnsafePointer<Float>
+
+    /// Whether `columns` sample a `sourceWidth` row exactly as a 2× linear upsampling with half-pixel
+    /// centres does (see `doubling`) away from the two ends.
+    static func isDoubling(_ columns: [AxisSample], sourceWidth: Int) -> Bool {
+        guard columns.count == 2 * sourceWidth, sourceWidth >= 2 else { return false }
+        for x in 2..<(columns.count - 2) {
+            let j = x / 2, s = columns[x]
+            let expected = x % 2 == 0 ? AxisSample(i0: j - 1, i1: j, w0: 0.25, w1: 0.75)
+                                      : AxisSample(i0: j, i1: j + 1, w0: 0.75, w1: 0.25)
+            guard s.i0 == expected.i0, s.i1 == expected.i1, s.w0 == expected.w0, s.w1 == expected.w1 else { return false }
+        }
+        return true
+    }
+}
+
+extension ChannelRows {
+    /// Row `y` of the channel, columns `x0..<x1` valid: the stored row, or that row computed into
+    /// `scratch` (whose column x holds column x). `blend` holds a source row (`sourceWidth` floats).
+    @inline(__always)
+    func row(_ y: Int, x0: Int, x1: Int, tables: UnsafePointer<ResizeTable>, scratch: UnsafeMutablePointer<Float>,
+             blend: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+        switch kind {
+        case .stored:
+            return plane + y * sourceWidth
+        case .resized(let index):
+            guard x0 < x1 else { return UnsafePointer(scratch) }
+            // The same arithmetic, in the same order, as the Resize operator: blend the two source
+            // rows, then sample along the row.
+            let t = tables[index]
+            let sample = t.rows[y]
+            let r0 = plane + sample.i0 * sourceWidth, r1 = plane + sample.i1 * sourceWidth
+            let s0 = t.columnIndex0[x0], s1 = t.columnIndex1[x1 - 1] + 1
+            for ix in s0..<s1 { blend[ix] = r0[ix] * sample.w0 + r1[ix] * sample.w1 }
+            var x = x0
+            func gather(_ x: Int) {
+                scratch[x] = blend[t.columnIndex0[x]] * t.columnWeight0[x] + blend[t.columnIndex1[x]] * t.columnWeight1[x]
+            }
+            if t.doubling {
+                // Outputs 2j, 2j + 1 for 8 j at a time, while j − 1 and j + 8 stay inside the source.
+                while x < x1, x < 2 || x % 2 == 1 { gather(x); x += 1 }
+                let quarter = SIMD8<Float>(repeating: 0.25), threeQuarters = SIMD8<Float>(repeating: 0.75)
+                while x + 16 <= x1, x / 2 + 8 < sourceWidth {
+                    let j = x / 2
+                    let before = UnsafeRawPointer(blend + j - 1).loadUnaligned(as: SIMD8<Float>.self)
+                    let here = UnsafeRawPointer(blend + j).loadUnaligned(as: SIMD8<Float>.self)
+                    let after = UnsafeRawPointer(blend + j + 1).loadUnaligned(as: SIMD8<Float>.self)
+                    var pair = SIMD16<Float>()
+                    pair.evenHalf = before * quarter + here * threeQuarters
+                    pair.oddHalf = here * threeQuarters + after * quarter
+                    UnsafeMutableRawPointer(scratch + x).storeBytes(of: pair, as: SIMD16<Float>.self)
+                    x += 16
+                }
+            }
+            while x < x1 { gather(x); x += 1 }
+            return UnsafePointer(scratch)
+        case .pooled:
+            let r0 = plane + 2 * y * sourceWidth, r1 = 2 * y + 1 < sourceHeight ? r0 + sourceWidth : r0
+            var x = x0
+            // 8 outputs from 16 source columns of each row while the windows are whole.
+            while x + 8 <= x1, 2 * x + 16 <= sourceWidth {
+                let a = UnsafeRawPointer(r0 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
+                let b = UnsafeRawPointer(r1 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
+                let top = larger(a.evenHalf, a.oddHalf), bottom = larger(b.evenHalf, b.oddHalf)
+                UnsafeMutableRawPointer(scratch + x).storeBytes(of: larger(top, bottom), as: SIMD8<Float>.self)
+                x += 8
+            }
+            while x < x1 {
+                let xb = 2 * x + 1 < sourceWidth ? 2 * x + 1 : 2 * x
+                scratch[x] = Swift.max(Swift.max(r0[2 * x], r0[xb]), Swift.max(r1[2 * x], r1[xb]))
+                x += 1
+            }
+            return UnsafePointer(scratch)
+        }
+    }
+}
+
+/// Lane-wise `Swift.max(a, b)` (b where b ≥ a, else a: the same choice for NaNs and signed
+/// zeros as the scalar loop). The standard library's `pointwiseMax` is a generic per-lane call.
+@inline(__always)
+private func larger(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    a.replacing(with: b, where: b .>= a)
+}
