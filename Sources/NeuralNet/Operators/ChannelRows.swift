@@ -60,54 +60,71 @@ extension ChannelRows {
         case .stored:
             return plane + y * sourceWidth
         case .resized(let index):
-            guard x0 < x1 else { return UnsafePointer(scratch) }
-            // The same arithmetic, in the same order, as the Resize operator: blend the two source
-            // rows, then sample along the row.
-            let t = tables[index]
-            let sample = t.rows[y]
-            let r0 = plane + sample.i0 * sourceWidth, r1 = plane + sample.i1 * sourceWidth
-            let s0 = t.columnIndex0[x0], s1 = t.columnIndex1[x1 - 1] + 1
-            for ix in s0..<s1 { blend[ix] = r0[ix] * sample.w0 + r1[ix] * sample.w1 }
-            var x = x0
-            func gather(_ x: Int) {
-                scratch[x] = blend[t.columnIndex0[x]] * t.columnWeight0[x] + blend[t.columnIndex1[x]] * t.columnWeight1[x]
-            }
-            if t.doubling {
-                // Outputs 2j, 2j + 1 for 8 j at a time, while j − 1 and j + 8 stay inside the source.
-                while x < x1, x < 2 || x % 2 == 1 { gather(x); x += 1 }
-                let quarter = SIMD8<Float>(repeating: 0.25), threeQuarters = SIMD8<Float>(repeating: 0.75)
-                while x + 16 <= x1, x / 2 + 8 < sourceWidth {
-                    let j = x / 2
-                    let before = UnsafeRawPointer(blend + j - 1).loadUnaligned(as: SIMD8<Float>.self)
-                    let here = UnsafeRawPointer(blend + j).loadUnaligned(as: SIMD8<Float>.self)
-                    let after = UnsafeRawPointer(blend + j + 1).loadUnaligned(as: SIMD8<Float>.self)
-                    var pair = SIMD16<Float>()
-                    pair.evenHalf = before * quarter + here * threeQuarters
-                    pair.oddHalf = here * threeQuarters + after * quarter
-                    UnsafeMutableRawPointer(scratch + x).storeBytes(of: pair, as: SIMD16<Float>.self)
-                    x += 16
-                }
-            }
-            while x < x1 { gather(x); x += 1 }
+            tables[index].row(y, of: plane, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch, blend: blend)
             return UnsafePointer(scratch)
         case .pooled:
-            let r0 = plane + 2 * y * sourceWidth, r1 = 2 * y + 1 < sourceHeight ? r0 + sourceWidth : r0
-            var x = x0
-            // 8 outputs from 16 source columns of each row while the windows are whole.
-            while x + 8 <= x1, 2 * x + 16 <= sourceWidth {
-                let a = UnsafeRawPointer(r0 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
-                let b = UnsafeRawPointer(r1 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
-                let top = larger(a.evenHalf, a.oddHalf), bottom = larger(b.evenHalf, b.oddHalf)
-                UnsafeMutableRawPointer(scratch + x).storeBytes(of: larger(top, bottom), as: SIMD8<Float>.self)
-                x += 8
-            }
-            while x < x1 {
-                let xb = 2 * x + 1 < sourceWidth ? 2 * x + 1 : 2 * x
-                scratch[x] = Swift.max(Swift.max(r0[2 * x], r0[xb]), Swift.max(r1[2 * x], r1[xb]))
-                x += 1
-            }
+            pooledRow(y, of: plane, sourceHeight: sourceHeight, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch)
             return UnsafePointer(scratch)
         }
+    }
+}
+
+extension ResizeTable {
+    /// Columns `x0..<x1` of output row `y` of the resize of `plane` (`sourceWidth` wide), into
+    /// `out` (column x at `out[x]`): the two source rows blended into `blend`, then sampled along
+    /// the row. The Resize operator and a fused convolution input both compute rows here.
+    @inline(__always)
+    func row(_ y: Int, of plane: UnsafePointer<Float>, sourceWidth: Int, x0: Int, x1: Int,
+             into out: UnsafeMutablePointer<Float>, blend: UnsafeMutablePointer<Float>) {
+        guard x0 < x1 else { return }
+        let sample = rows[y]
+        let r0 = plane + sample.i0 * sourceWidth, r1 = plane + sample.i1 * sourceWidth
+        let s0 = columnIndex0[x0], s1 = columnIndex1[x1 - 1] + 1
+        for ix in s0..<s1 { blend[ix] = r0[ix] * sample.w0 + r1[ix] * sample.w1 }
+        var x = x0
+        func gather(_ x: Int) {
+            out[x] = blend[columnIndex0[x]] * columnWeight0[x] + blend[columnIndex1[x]] * columnWeight1[x]
+        }
+        if doubling {
+            // Outputs 2j, 2j + 1 for 8 j at a time, while j − 1 and j + 8 stay inside the source.
+            while x < x1, x < 2 || x % 2 == 1 { gather(x); x += 1 }
+            let quarter = SIMD8<Float>(repeating: 0.25), threeQuarters = SIMD8<Float>(repeating: 0.75)
+            while x + 16 <= x1, x / 2 + 8 < sourceWidth {
+                let j = x / 2
+                let before = UnsafeRawPointer(blend + j - 1).loadUnaligned(as: SIMD8<Float>.self)
+                let here = UnsafeRawPointer(blend + j).loadUnaligned(as: SIMD8<Float>.self)
+                let after = UnsafeRawPointer(blend + j + 1).loadUnaligned(as: SIMD8<Float>.self)
+                var pair = SIMD16<Float>()
+                pair.evenHalf = before * quarter + here * threeQuarters
+                pair.oddHalf = here * threeQuarters + after * quarter
+                UnsafeMutableRawPointer(out + x).storeBytes(of: pair, as: SIMD16<Float>.self)
+                x += 16
+            }
+        }
+        while x < x1 { gather(x); x += 1 }
+    }
+}
+
+/// Columns `x0..<x1` of output row `y` of a 2×2, stride-2 max pooling of `plane` into `out`
+/// (column x at `out[x]`); a last partial window (ceil mode) keeps what it covers. The MaxPool
+/// operator and a fused convolution input both compute rows here.
+@inline(__always)
+func pooledRow(_ y: Int, of plane: UnsafePointer<Float>, sourceHeight: Int, sourceWidth: Int, x0: Int, x1: Int,
+               into out: UnsafeMutablePointer<Float>) {
+    let r0 = plane + 2 * y * sourceWidth, r1 = 2 * y + 1 < sourceHeight ? r0 + sourceWidth : r0
+    var x = x0
+    // 8 outputs from 16 source columns of each row while the windows are whole.
+    while x + 8 <= x1, 2 * x + 16 <= sourceWidth {
+        let a = UnsafeRawPointer(r0 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
+        let b = UnsafeRawPointer(r1 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
+        let top = larger(a.evenHalf, a.oddHalf), bottom = larger(b.evenHalf, b.oddHalf)
+        UnsafeMutableRawPointer(out + x).storeBytes(of: larger(top, bottom), as: SIMD8<Float>.self)
+        x += 8
+    }
+    while x < x1 {
+        let xb = 2 * x + 1 < sourceWidth ? 2 * x + 1 : 2 * x
+        out[x] = Swift.max(Swift.max(r0[2 * x], r0[xb]), Swift.max(r1[2 * x], r1[xb]))
+        x += 1
     }
 }
 

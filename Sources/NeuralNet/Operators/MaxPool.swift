@@ -55,14 +55,10 @@ struct Pooling: Sendable {
                     let s = src.baseAddress! + plane * h * w
                     let d = dst.baseAddress! + plane * oh * ow
                     if kernel == (2, 2), strides == (2, 2), dilations == (1, 1), pads[0] == 0, pads[1] == 0 {
-                        // U²-Net's pooling: 2×2 windows, the last row/column possibly partial (ceil mode).
+                        // U²-Net's pooling: 2×2 windows, the last row/column possibly partial (ceil mode),
+                        // through the same code as a convolution's fused pooled input.
                         for oy in 0..<oh {
-                            let r0 = s + 2 * oy * w, r1 = 2 * oy + 1 < h ? r0 + w : r0
-                            let out = d + oy * ow
-                            for ox in 0..<ow {
-                                let x1 = 2 * ox + 1 < w ? 2 * ox + 1 : 2 * ox
-                                out[ox] = Swift.max(Swift.max(r0[2 * ox], r0[x1]), Swift.max(r1[2 * ox], r1[x1]))
-                            }
+                            pooledRow(oy, of: s, sourceHeight: h, sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow)
                         }
                         continue
                     }

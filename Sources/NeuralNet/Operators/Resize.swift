@@ -79,30 +79,26 @@ struct Resize: Sendable {
         var out = allocate(n * c * oh * ow)
         let xIndex0 = xs.map(\.i0), xIndex1 = xs.map(\.i1), xWeight0 = xs.map(\.w0), xWeight1 = xs.map(\.w1)
         var blended = [Float](repeating: 0, count: w)
-        // Raw pointers throughout: the horizontal gather is the hot loop (no bounds checks there).
+        // Row by row through the same code as a convolution's fused resized input.
         x.scalars.withUnsafeBufferPointer { src in
         out.withUnsafeMutableBufferPointer { dst in
-        blended.withUnsafeMutableBufferPointer { rowBuffer in
+        blended.withUnsafeMutableBufferPointer { blend in
+        ys.withUnsafeBufferPointer { rows in
         xIndex0.withUnsafeBufferPointer { i0 in
         xIndex1.withUnsafeBufferPointer { i1 in
         xWeight0.withUnsafeBufferPointer { w0 in
         xWeight1.withUnsafeBufferPointer { w1 in
-            let blend = rowBuffer.baseAddress!
+            let table = ResizeTable(doubling: ResizeTable.isDoubling(xs, sourceWidth: w), rows: rows.baseAddress!,
+                                    columnIndex0: i0.baseAddress!, columnIndex1: i1.baseAddress!,
+                                    columnWeight0: w0.baseAddress!, columnWeight1: w1.baseAddress!)
             for plane in 0..<(n * c) {
                 let s = src.baseAddress! + plane * h * w
                 let d = dst.baseAddress! + plane * oh * ow
                 for oy in 0..<oh {
-                    // Vertical blend of the two source rows (vectorised), then horizontal samples.
-                    let sy = ys[oy]
-                    let r0 = s + sy.i0 * w, r1 = s + sy.i1 * w
-                    for ix in 0..<w { blend[ix] = r0[ix] * sy.w0 + r1[ix] * sy.w1 }
-                    let row = d + oy * ow
-                    for ox in 0..<ow {
-                        row[ox] = blend[i0[ox]] * w0[ox] + blend[i1[ox]] * w1[ox]
-                    }
+                    table.row(oy, of: s, sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow, blend: blend.baseAddress!)
                 }
             }
-        }}}}}}}
+        }}}}}}}}
         return Tensor(uncheckedShape: [n, c, oh, ow], scalars: out)
     }
 
