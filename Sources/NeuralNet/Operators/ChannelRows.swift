@@ -31,10 +31,7 @@ struct ResizeTable {
     /// vector loop can compute the very same sums.
     let doubling: Bool
     let rows: UnsafePointer<AxisSample>
-    let columnIndex0: UnsafePointer<Int>
-    let columnIndex1: UnsafePointer<Int>
-    let columnWeight0: UnsafePointer<Float>
-    let columnWeight1: UnsafePointer<Float>
+    let columns: UnsafePointer<AxisSample>
 
     /// Whether `columns` sample a `sourceWidth` row exactly as a 2× linear upsampling with half-pixel
     /// centres does (see `doubling`) away from the two ends.
@@ -79,11 +76,12 @@ extension ResizeTable {
         guard x0 < x1 else { return }
         let sample = rows[y]
         let r0 = plane + sample.i0 * sourceWidth, r1 = plane + sample.i1 * sourceWidth
-        let s0 = columnIndex0[x0], s1 = columnIndex1[x1 - 1] + 1
+        let s0 = columns[x0].i0, s1 = columns[x1 - 1].i1 + 1
         for ix in s0..<s1 { blend[ix] = r0[ix] * sample.w0 + r1[ix] * sample.w1 }
         var x = x0
         func gather(_ x: Int) {
-            out[x] = blend[columnIndex0[x]] * columnWeight0[x] + blend[columnIndex1[x]] * columnWeight1[x]
+            let c = columns[x]
+            out[x] = blend[c.i0] * c.w0 + blend[c.i1] * c.w1
         }
         if doubling {
             // Outputs 2j, 2j + 1 for 8 j at a time, while j − 1 and j + 8 stay inside the source.

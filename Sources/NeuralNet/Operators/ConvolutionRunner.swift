@@ -76,18 +76,13 @@ extension Convolution {
                     add(.pooled)
                     collect(index + 1)
                 case .resized(_, let rows, let columns):
-                    let i0 = columns.map(\.i0), i1 = columns.map(\.i1), w0 = columns.map(\.w0), w1 = columns.map(\.w1)
                     rows.withUnsafeBufferPointer { r in
-                    i0.withUnsafeBufferPointer { i0 in
-                    i1.withUnsafeBufferPointer { i1 in
-                    w0.withUnsafeBufferPointer { w0 in
-                    w1.withUnsafeBufferPointer { w1 in
+                    columns.withUnsafeBufferPointer { cs in
                         add(.resized(table: tables.count))
-                        tables.append(ResizeTable(doubling: ResizeTable.isDoubling(columns, sourceWidth: sw), rows: r.baseAddress!,
-                                                  columnIndex0: i0.baseAddress!, columnIndex1: i1.baseAddress!,
-                                                  columnWeight0: w0.baseAddress!, columnWeight1: w1.baseAddress!))
+                        tables.append(ResizeTable(doubling: ResizeTable.isDoubling(columns, sourceWidth: sw),
+                                                  rows: r.baseAddress!, columns: cs.baseAddress!))
                         collect(index + 1)
-                    }}}}}
+                    }}
                 }
             }
         }

@@ -77,20 +77,15 @@ struct Resize: Sendable {
         let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
         let (oh, ow) = (ys.count, xs.count)
         var out = allocate(n * c * oh * ow)
-        let xIndex0 = xs.map(\.i0), xIndex1 = xs.map(\.i1), xWeight0 = xs.map(\.w0), xWeight1 = xs.map(\.w1)
         var blended = [Float](repeating: 0, count: w)
         // Row by row through the same code as a convolution's fused resized input.
         x.scalars.withUnsafeBufferPointer { src in
         out.withUnsafeMutableBufferPointer { dst in
         blended.withUnsafeMutableBufferPointer { blend in
         ys.withUnsafeBufferPointer { rows in
-        xIndex0.withUnsafeBufferPointer { i0 in
-        xIndex1.withUnsafeBufferPointer { i1 in
-        xWeight0.withUnsafeBufferPointer { w0 in
-        xWeight1.withUnsafeBufferPointer { w1 in
-            let table = ResizeTable(doubling: ResizeTable.isDoubling(xs, sourceWidth: w), rows: rows.baseAddress!,
-                                    columnIndex0: i0.baseAddress!, columnIndex1: i1.baseAddress!,
-                                    columnWeight0: w0.baseAddress!, columnWeight1: w1.baseAddress!)
+        xs.withUnsafeBufferPointer { columns in
+            let table = ResizeTable(doubling: ResizeTable.isDoubling(xs, sourceWidth: w),
+                                    rows: rows.baseAddress!, columns: columns.baseAddress!)
             for plane in 0..<(n * c) {
                 let s = src.baseAddress! + plane * h * w
                 let d = dst.baseAddress! + plane * oh * ow
@@ -98,7 +93,7 @@ struct Resize: Sendable {
                     table.row(oy, of: s, sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow, blend: blend.baseAddress!)
                 }
             }
-        }}}}}}}}
+        }}}}}
         return Tensor(uncheckedShape: [n, c, oh, ow], scalars: out)
     }
 
