@@ -78,12 +78,21 @@ public final class InferenceSession {
         return nil
     }
 
-    /// Drops the tensors no later step reads, keeping their storage for later outputs.
+    /// Drops the tensors no later step reads, keeping their storage for later outputs: a band goes
+    /// back to the task that computes that band of the next split convolution.
     private func release(_ step: NeuralNetwork.Step, _ slots: inout [Value?]) {
         for s in step.releases {
             let value = slots[s]
             slots[s] = nil
-            if case .float(let tensor)? = value { scratch.recycle(tensor.scalars) }
+            switch value {
+            case .float(let tensor)?: scratch.recycle(tensor.scalars)
+            case .bands(let bands)?:
+                for (index, band) in bands.bands.enumerated() {
+                    if index > 0, index <= helperScratch.count { helperScratch[index - 1].recycle(band.scalars) }
+                    else { scratch.recycle(band.scalars) }
+                }
+            case .int?, nil: break
+            }
         }
     }
 
@@ -107,6 +116,7 @@ public final class InferenceSession {
         for (name, slot) in zip(network.outputNames, network.outputSlots) {
             switch slots[slot] {
             case .float(let t)?: outputs[name] = t
+            case .bands(let b)?: outputs[name] = b.joined
             case .int(let t)?: outputs[name] = Tensor(uncheckedShape: t.shape, scalars: t.scalars.map { Float($0) })
             case nil: throw .invalidGraph("output '\(name)' was not computed")
             }
@@ -114,10 +124,33 @@ public final class InferenceSession {
         return outputs
     }
 
-    private func input(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> Value? {
+    /// A step's input as it is stored.
+    private func stored(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> Value? {
         guard index < step.inputs.count, let slot = step.inputs[index] else { return nil }
         guard let value = slots[slot] else { throw .invalidGraph("\(step.label): input \(index) is not available") }
         return value
+    }
+
+    /// A step's input for every operator but a convolution: row bands joined.
+    private func input(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> Operand? {
+        switch try stored(step, index, slots) {
+        case .float(let t)?: .float(t)
+        case .bands(let b)?: .float(b.joined)
+        case .int(let t)?: .int(t)
+        case nil: nil
+        }
+    }
+
+    /// A float input as it is stored, possibly in row bands (a convolution's input or residual).
+    private func rowsInput(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> RowBands {
+        guard index < step.inputs.count, let slot = step.inputs[index], let value = slots[slot] else {
+            throw .invalidGraph("\(step.label): input \(index) is not available")
+        }
+        switch value {
+        case .float(let t): return RowBands(t)
+        case .bands(let b): return b
+        case .int: throw .invalidInput("\(step.label): input \(index) must be a float tensor")
+        }
     }
 
     private func floatInput(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> Tensor {
@@ -131,10 +164,10 @@ public final class InferenceSession {
     private func residual(of step: NeuralNetwork.Step, _ convolution: Convolution, _ x: [ConvolutionInput],
                           _ slots: [Value?]) throws(ModelError) -> FusedResidual {
         guard let index = step.residual else { return FusedResidual() }
-        let addend = try floatInput(step, index, slots)
+        let addend = try rowsInput(step, index, slots)
         let d = try convolution.validate(x)
         return addend.shape == [d.n, convolution.outChannels, d.oh, d.ow]
-            ? FusedResidual(inOutput: addend) : FusedResidual(afterwards: addend)
+            ? FusedResidual(inOutput: addend) : FusedResidual(afterwards: addend.joined)
     }
 
     /// A convolution step's input parts, fused resizes and pools resolved to their sizes.
@@ -143,20 +176,20 @@ public final class InferenceSession {
         for part in step.parts {
             switch part {
             case .tensor(let index):
-                parts.append(.tensor(try floatInput(step, index, slots)))
+                parts.append(.tensor(try rowsInput(step, index, slots)))
             case .pooled(let pooling, let index):
-                let x = try floatInput(step, index, slots)
-                guard x.rank == 4, x.count > 0 else { throw .invalidInput("MaxPool expects NCHW, got shape \(x.shape)") }
+                let x = try rowsInput(step, index, slots)
+                guard x.shape.count == 4, x.shape.reduce(1, *) > 0 else { throw .invalidInput("MaxPool expects NCHW, got shape \(x.shape)") }
                 let p = pooling.pads
                 let height = pooling.outputSize(x.shape[2], kernel: 2, stride: 2, padBefore: p[0], padAfter: p[2], dilation: 1)
                 let width = pooling.outputSize(x.shape[3], kernel: 2, stride: 2, padBefore: p[1], padAfter: p[3], dilation: 1)
                 parts.append(.pooled(x, height: height, width: width))
             case .resized(let resize, let index, let scalesIndex, let sizesIndex):
-                let x = try floatInput(step, index, slots)
+                let x = try rowsInput(step, index, slots)
                 var scales: Tensor?
                 if let scalesIndex, case .float(let t)? = try input(step, scalesIndex, slots) { scales = t }
                 let sizes = try sizesIndex.flatMap { (i: Int) throws(ModelError) in try intInput(step, i, slots) }
-                let (rows, columns) = try resize.samples(for: x, scales: scales, sizes: sizes)
+                let (rows, columns) = try resize.samples(forShape: x.shape, scales: scales, sizes: sizes)
                 parts.append(.resized(x, rows: rows, columns: columns))
             }
         }
@@ -177,10 +210,10 @@ public final class InferenceSession {
         case .constant(let value):
             return value
         case .identity:
-            guard let v = try input(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
+            guard let v = try stored(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
             return v
         case .shape:
-            guard let v = try input(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
+            guard let v = try stored(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
             return .int(IntTensor(shape: [v.shape.count], scalars: v.shape.map { Int64($0) }))
         case .gather(let axis):
             guard let indices = try intInput(step, 1, slots), let data = try input(step, 0, slots) else {
@@ -201,7 +234,7 @@ public final class InferenceSession {
             guard let axes else {
                 throw .invalidGraph("\(step.label) has no axes")
             }
-            let shape = try unsqueezedShape(data.shape, axes: axes)
+            let shape = try unsqueezedShape(data.value.shape, axes: axes)
             switch data {
             case .float(let t): return .float(Tensor(uncheckedShape: shape, scalars: t.scalars))
             case .int(let t): return .int(IntTensor(shape: shape, scalars: t.scalars))
@@ -230,14 +263,14 @@ public final class InferenceSession {
         case .cast(let toFloat):
             guard let data = try input(step, 0, slots) else { throw .invalidGraph("\(step.label) has no input") }
             switch (data, toFloat) {
-            case (.float, true), (.int, false): return data
+            case (.float, true), (.int, false): return data.value
             case (.int(let t), true): return .float(Tensor(uncheckedShape: t.shape, scalars: t.scalars.map { Float($0) }))
             case (.float(let t), false):
                 return .int(IntTensor(shape: t.shape, scalars: t.scalars.map { $0.isFinite ? Int64(exactly: $0.rounded(.towardZero)) ?? 0 : 0 }))
             }
         case .concat(let axis):
             var values: [Value] = []
-            for i in step.inputs.indices { if let v = try input(step, i, slots) { values.append(v) } }
+            for i in step.inputs.indices { if let v = try input(step, i, slots) { values.append(v.value) } }
             if values.allSatisfy({ if case .float = $0 { true } else { false } }) {
                 let parts = values.compactMap { v -> (shape: [Int], values: [Float])? in
                     if case .float(let t) = v { (t.shape, t.scalars) } else { nil }
@@ -259,7 +292,7 @@ public final class InferenceSession {
             guard let a = try input(step, 0, slots), let b = try input(step, 1, slots) else {
                 throw .invalidGraph("\(step.label) needs two inputs")
             }
-            return try op.apply(a, b)
+            return try op.apply(a.value, b.value)
         case .maxPool(let pooling):
             return .float(try pooling(floatInput(step, 0, slots), allocate: { self.scratch.takeBuffer($0) }))
         case .resize(let resize):
@@ -271,7 +304,20 @@ public final class InferenceSession {
         case .conv(let convolution):
             let x = try convolutionInputs(step, slots)
             let residual = try residual(of: step, convolution, x, slots)
-            return try residual.completing(try convolution(x, residual: residual.inOutput, scratch: &scratch))
+            return try residual.completing(RowBands(try convolution(x, residual: residual.inOutput, scratch: &scratch)))
+        }
+    }
+}
+
+/// A value as an operator other than a convolution reads it: in one array.
+private enum Operand {
+    case float(Tensor)
+    case int(IntTensor)
+
+    var value: Value {
+        switch self {
+        case .float(let t): .float(t)
+        case .int(let t): .int(t)
         }
     }
 }
@@ -279,12 +325,12 @@ public final class InferenceSession {
 /// A convolution's fused residual Add: added as the output is written when it has the output's
 /// shape, else (a broadcast Add) added to the finished output.
 private struct FusedResidual {
-    var inOutput: Tensor?
+    var inOutput: RowBands?
     var afterwards: Tensor?
 
     /// The step's value from the convolution's output `y`.
-    func completing(_ y: Tensor) throws(ModelError) -> Value {
-        guard let afterwards else { return .float(y) }
-        return try BinaryOperator.add.apply(.float(y), .float(afterwards))
+    func completing(_ y: RowBands) throws(ModelError) -> Value {
+        guard let afterwards else { return y.bands.count == 1 ? .float(y.bands[0]) : .bands(y) }
+        return try BinaryOperator.add.apply(.float(y.joined), .float(afterwards))
     }
 }

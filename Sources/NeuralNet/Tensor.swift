@@ -42,11 +42,14 @@ struct IntTensor: Sendable, Equatable {
 enum Value: Sendable {
     case float(Tensor)
     case int(IntTensor)
+    /// A float tensor in row bands, as a convolution split over tasks leaves it.
+    case bands(RowBands)
 
     var shape: [Int] {
         switch self {
         case .float(let t): t.shape
         case .int(let t): t.shape
+        case .bands(let b): b.shape
         }
     }
 }

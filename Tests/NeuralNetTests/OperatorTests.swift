@@ -118,6 +118,39 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
     }
 }
 
+extension ConvolutionTests {
+    /// A convolution split over tasks leaves its output in row bands (no join); the next one reads
+    /// them in place as stored, pooled or resized channels and as its residual.
+    @Test func aConvolutionReadsTheRowBandsOfASplitOneInPlaceWithTheSameResult() async throws {
+        let first = try Convolution(weights: pseudoRandom([6, 6, 3, 3], seed: 42), bias: nil, pads: [1, 1, 1, 1])
+        var scratch = WinogradScratch(), oneHelper = [WinogradScratch()], twoHelpers = [WinogradScratch(), WinogradScratch()]
+        let x = pseudoRandom([2, 6, 19, 37], seed: 41)
+        let bands = try await first([.tensor(x)], helpers: &oneHelper, scratch: &scratch)
+        #expect(bands.bands.count == 2)
+        #expect(bands.joined == (try first([x], scratch: &scratch)))
+        // Sources of a resize (10 → 19 rows: a sample's two rows may lie in different bands) and of a pooling.
+        let small = try await first([.tensor(pseudoRandom([2, 6, 10, 19], seed: 44))], helpers: &oneHelper, scratch: &scratch)
+        let large = try await first([.tensor(pseudoRandom([2, 6, 38, 74], seed: 45))], helpers: &oneHelper, scratch: &scratch)
+        let (rows, columns) = try Resize(mode: .linear, coordinates: .pytorchHalfPixel)
+            .samples(forShape: small.shape, scales: nil, sizes: IntTensor(shape: [4], scalars: [2, 6, 19, 37]))
+        let parts: [ConvolutionInput] = [.tensor(bands), .resized(small, rows: rows, columns: columns), .pooled(large, height: 19, width: 37)]
+
+        var second = try Convolution(weights: pseudoRandom([6, 18, 3, 3], seed: 43), bias: pseudoRandom([6], seed: 46).scalars, pads: [1, 1, 1, 1])
+        second.fusedRelu = true
+        let expected = try second(parts.map(\.joined), residual: RowBands(bands.joined), scratch: &scratch)
+        let inPlace = try await second(parts, residual: bands, helpers: &oneHelper, scratch: &scratch)
+        #expect(inPlace.bands.count == 2)
+        #expect(inPlace.joined == expected)
+        // Three tasks: the two-band residual no longer matches the parts and is joined first; the
+        // three-band output is joined by the next convolution that reads it.
+        let three = try await second(parts, residual: bands, helpers: &twoHelpers, scratch: &scratch)
+        #expect(three.bands.count == 3)
+        #expect(three.joined == expected)
+        let next = try await first([.tensor(three)], helpers: &oneHelper, scratch: &scratch)
+        #expect(next.joined == (try first([expected], scratch: &scratch)))
+    }
+}
+
 @Suite struct PoolingAndResizeTests {
     @Test func maxPoolCeilModeKeepsTheLastPartialWindow() throws {
         let x = try Tensor(shape: [1, 1, 3, 3], scalars: [1, 5, 2, 3, 4, 9, 7, 0, 6])

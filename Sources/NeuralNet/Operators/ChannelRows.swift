@@ -2,7 +2,7 @@
 // directly, resized or pooled rows computed on demand (see `ConvolutionInput`).
 
 /// One input channel of one image as the Winograd input transform reads it: rows either stored
-/// (`plane` itself) or computed on demand from `plane` into a scratch row (resized or pooled).
+/// (`rows` themselves) or computed on demand from `rows` into a scratch row (resized or pooled).
 struct ChannelRows {
     enum Kind {
         case stored
@@ -10,8 +10,8 @@ struct ChannelRows {
         case resized(table: Int)
         case pooled
     }
-    /// The source plane (the stored plane itself, or what is resized or pooled).
-    let plane: UnsafePointer<Float>
+    /// The source plane's rows (the stored plane itself, or what is resized or pooled).
+    let rows: PlaneRows
     let sourceHeight: Int
     let sourceWidth: Int
     let kind: Kind
@@ -55,27 +55,27 @@ extension ChannelRows {
              blend: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
         switch kind {
         case .stored:
-            return plane + y * sourceWidth
+            return rows[y]
         case .resized(let index):
-            tables[index].row(y, of: plane, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch, blend: blend)
+            tables[index].row(y, of: rows, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch, blend: blend)
             return UnsafePointer(scratch)
         case .pooled:
-            pooledRow(y, of: plane, sourceHeight: sourceHeight, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch)
+            pooledRow(y, of: rows, sourceHeight: sourceHeight, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch)
             return UnsafePointer(scratch)
         }
     }
 }
 
 extension ResizeTable {
-    /// Columns `x0..<x1` of output row `y` of the resize of `plane` (`sourceWidth` wide), into
+    /// Columns `x0..<x1` of output row `y` of the resize of `plane`'s rows (`sourceWidth` wide), into
     /// `out` (column x at `out[x]`): the two source rows blended into `blend`, then sampled along
     /// the row. The Resize operator and a fused convolution input both compute rows here.
     @inline(__always)
-    func row(_ y: Int, of plane: UnsafePointer<Float>, sourceWidth: Int, x0: Int, x1: Int,
+    func row(_ y: Int, of plane: PlaneRows, sourceWidth: Int, x0: Int, x1: Int,
              into out: UnsafeMutablePointer<Float>, blend: UnsafeMutablePointer<Float>) {
         guard x0 < x1 else { return }
         let sample = rows[y]
-        let r0 = plane + sample.i0 * sourceWidth, r1 = plane + sample.i1 * sourceWidth
+        let r0 = plane[sample.i0], r1 = plane[sample.i1]
         let s0 = columns[x0].i0, s1 = columns[x1 - 1].i1 + 1
         for ix in s0..<s1 { blend[ix] = r0[ix] * sample.w0 + r1[ix] * sample.w1 }
         var x = x0
@@ -103,13 +103,13 @@ extension ResizeTable {
     }
 }
 
-/// Columns `x0..<x1` of output row `y` of a 2×2, stride-2 max pooling of `plane` into `out`
+/// Columns `x0..<x1` of output row `y` of a 2×2, stride-2 max pooling of `plane`'s rows into `out`
 /// (column x at `out[x]`); a last partial window (ceil mode) keeps what it covers. The MaxPool
 /// operator and a fused convolution input both compute rows here.
 @inline(__always)
-func pooledRow(_ y: Int, of plane: UnsafePointer<Float>, sourceHeight: Int, sourceWidth: Int, x0: Int, x1: Int,
+func pooledRow(_ y: Int, of plane: PlaneRows, sourceHeight: Int, sourceWidth: Int, x0: Int, x1: Int,
                into out: UnsafeMutablePointer<Float>) {
-    let r0 = plane + 2 * y * sourceWidth, r1 = 2 * y + 1 < sourceHeight ? r0 + sourceWidth : r0
+    let r0 = plane[2 * y], r1 = 2 * y + 1 < sourceHeight ? plane[2 * y + 1] : r0
     var x = x0
     // 8 outputs from 16 source columns of each row while the windows are whole.
     while x + 8 <= x1, 2 * x + 16 <= sourceWidth {

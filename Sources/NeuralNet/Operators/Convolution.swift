@@ -70,9 +70,9 @@ struct Convolution: Sendable {
 
     /// Checks the input: one NCHW tensor, or several parts whose channels add up (a fused Concat)
     /// and whose sizes agree.
-    func validate(_ x: [ConvolutionInput], residual: Tensor? = nil) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
+    func validate(_ x: [ConvolutionInput], residual: RowBands? = nil) throws(ModelError) -> (n: Int, h: Int, w: Int, oh: Int, ow: Int) {
         // Rank first: `shape` reads four dimensions.
-        guard !x.isEmpty, x.allSatisfy({ $0.source.rank == 4 }), let first = x.first?.shape else {
+        guard !x.isEmpty, x.allSatisfy({ $0.source.shape.count == 4 }), let first = x.first?.shape else {
             throw .invalidInput("Conv expects N×\(inChannels)×H×W, got \(x.map(\.source.shape))")
         }
         guard x.allSatisfy({ $0.shape.n == first.n && $0.shape.h == first.h && $0.shape.w == first.w }),

@@ -14,18 +14,31 @@ enum ConvolutionPart: Sendable {
     case pooled(Pooling, input: Int)
 }
 
-/// Run level: one part of a convolution's input channels, with its output size resolved.
+/// Run level: one part of a convolution's input channels, with its output size resolved. The
+/// source tensor may be in row bands (the output of a convolution split over tasks).
 enum ConvolutionInput: Sendable {
-    case tensor(Tensor)
+    case tensor(RowBands)
     /// The resize's samples: for each output row and column, two source indices and their weights.
-    case resized(Tensor, rows: [AxisSample], columns: [AxisSample])
+    case resized(RowBands, rows: [AxisSample], columns: [AxisSample])
     /// `height × width` of 2×2 maxima (a last partial window keeps what it covers: ceil mode).
-    case pooled(Tensor, height: Int, width: Int)
+    case pooled(RowBands, height: Int, width: Int)
+
+    /// A whole tensor's channels as they are.
+    static func tensor(_ t: Tensor) -> ConvolutionInput { .tensor(RowBands(t)) }
 
     /// The tensor the channels are read from.
-    var source: Tensor {
+    var source: RowBands {
         switch self {
         case .tensor(let t), .resized(let t, _, _), .pooled(let t, _, _): t
+        }
+    }
+
+    /// The same part with its source in one array (for a kernel that reads whole planes).
+    var joined: ConvolutionInput {
+        switch self {
+        case .tensor(let t): .tensor(RowBands(t.joined))
+        case .resized(let t, let rows, let columns): .resized(RowBands(t.joined), rows: rows, columns: columns)
+        case .pooled(let t, let height, let width): .pooled(RowBands(t.joined), height: height, width: width)
         }
     }
 

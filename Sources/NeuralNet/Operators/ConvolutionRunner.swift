@@ -20,8 +20,9 @@ extension Convolution {
     /// `part` of image `image` by the fastest kernel that applies. The input channels are those of
     /// `x` in order (several parts when a channel Concat was fused into this convolution).
     /// `output` points at the part's first value; for `.tileRows`, channel planes are `planeStride` apart.
-    /// `residual` (the output's shape; Winograd only) is added to the output after the ReLU.
-    func compute(_ x: [ConvolutionInput], residual: Tensor? = nil, image: Int, part: Range<Int>,
+    /// `residual` (the output's shape; Winograd only) is added to the output after the ReLU; if it
+    /// is in row bands, one band holds all of the part's rows (see `aligned(_:to:oh:)`).
+    func compute(_ x: [ConvolutionInput], residual: RowBands? = nil, image: Int, part: Range<Int>,
                  into output: UnsafeMutablePointer<Float>, planeStride: Int, scratch: inout WinogradScratch) {
         let (_, _, h, w) = x[0].shape
         let (oh, ow) = outputSize(h: h, w: w)
@@ -32,14 +33,16 @@ extension Convolution {
                                      output: output, planeStride: planeStride, residual: residual, scratch: &scratch)
                 }
                 guard let residual else { return convolve(nil) }
-                residual.scalars.withUnsafeBufferPointer { r in
-                    let plane = oh * ow
-                    convolve(ResidualRows(rows: r.baseAddress! + image * outChannels * plane + 4 * part.lowerBound * ow,
-                                          planeStride: plane))
+                let row0 = 4 * part.lowerBound, starts = residual.rowStarts
+                let band = starts.indices.dropLast().last { starts[$0] <= row0 }!
+                let rows = starts[band + 1] - starts[band]
+                residual.bands[band].scalars.withUnsafeBufferPointer { r in
+                    convolve(ResidualRows(rows: r.baseAddress! + image * outChannels * rows * ow + (row0 - starts[band]) * ow,
+                                          planeStride: rows * ow))
                 }
             } else {
-                // The plan fuses resizes and pools only into Winograd convolutions: every channel is stored.
-                convolveDirect(planes: channels.map(\.plane), h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
+                // Direct kernels read whole planes: their inputs are joined and never fused.
+                convolveDirect(planes: channels.map(\.rows.first), h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
             }
         }
     }
@@ -61,10 +64,10 @@ extension Convolution {
             }
             let source = x[index].source
             let (c, sh, sw) = (source.shape[1], source.shape[2], source.shape[3])
-            source.scalars.withUnsafeBufferPointer { buffer in
+            source.withPlanes { planes in
                 func add(_ kind: ChannelRows.Kind) {
                     for channel in 0..<c {
-                        channels.append(ChannelRows(plane: buffer.baseAddress! + (image * c + channel) * sh * sw,
+                        channels.append(ChannelRows(rows: planes.plane(image * c + channel),
                                                     sourceHeight: sh, sourceWidth: sw, kind: kind))
                     }
                 }
@@ -94,14 +97,35 @@ extension Convolution {
         split == .channels ? 0..<outChannels : 0..<((oh + 3) / 4)
     }
 
+    /// `x` as the kernel reads it: whole planes for the direct kernel, at most two row bands for
+    /// the Winograd transform.
+    private func readable(_ x: [ConvolutionInput]) -> [ConvolutionInput] {
+        x.map { winograd == nil || $0.source.bands.count > 2 ? $0.joined : $0 }
+    }
+
+    /// The first output row of each of `parts` (tile rows), and `oh` last.
+    private func rowStarts(of parts: [Range<Int>], oh: Int) -> [Int] {
+        parts.map { 4 * $0.lowerBound } + [oh]
+    }
+
+    /// `residual` with each part's rows inside one band: as it is when its bands are the parts'
+    /// (the output of a convolution of the same size split the same way), else joined.
+    private func aligned(_ residual: RowBands?, to parts: [Range<Int>], oh: Int) -> RowBands? {
+        guard let residual, residual.bands.count > 1 else { return residual }
+        return parts.count > 1 && split == .tileRows && residual.rowStarts == rowStarts(of: parts, oh: oh)
+            ? residual : RowBands(residual.joined)
+    }
+
     /// The whole convolution on the calling task (one core).
     func callAsFunction(_ x: [Tensor], scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
         try self(x.map { .tensor($0) }, scratch: &scratch)
     }
 
     /// The whole convolution on the calling task (one core).
-    func callAsFunction(_ x: [ConvolutionInput], residual: Tensor? = nil, scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
+    func callAsFunction(_ x: [ConvolutionInput], residual: RowBands? = nil, scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
+        let x = readable(x)
         let d = try validate(x, residual: residual)
+        let residual = residual.map { RowBands($0.joined) }
         let plane = d.oh * d.ow
         var out = scratch.takeBuffer(d.n * outChannels * plane)
         out.withUnsafeMutableBufferPointer { buffer in
@@ -113,81 +137,83 @@ extension Convolution {
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
     }
 
-    /// The convolution split over `1 + helpers.count` parts: this task computes the first part in
-    /// place, each helper task another into its own array, which is then copied in (a child cannot
-    /// write into our array without unsafe sharing). Each helper's scratch is moved into its task and
-    /// back, so its buffers and output arrays are reused from layer to layer: fresh multi-megabyte
-    /// arrays every layer cost more in page faults than the copy.
+    /// The convolution split over `1 + helpers.count` tasks, joined into one tensor.
     func callAsFunction(_ x: [Tensor], helpers: inout [WinogradScratch],
                         scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
-        try await self(x.map { .tensor($0) }, helpers: &helpers, scratch: &scratch)
+        try await self(x.map { .tensor($0) }, helpers: &helpers, scratch: &scratch).joined
     }
 
-    /// As above, over input parts that may be computed as they are read.
-    func callAsFunction(_ x: [ConvolutionInput], residual: Tensor? = nil, helpers: inout [WinogradScratch],
-                        scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
+    /// The convolution split over `1 + helpers.count` tasks: this task computes the first part,
+    /// each helper task another, each into its own array. A Winograd convolution's parts are bands
+    /// of rows and stay so (the next convolution reads them in place); the direct kernel's parts
+    /// (blocks of channels, small layers) are copied into one array. Each helper's scratch is moved
+    /// into its task and back, so its buffers are reused from layer to layer.
+    func callAsFunction(_ x: [ConvolutionInput], residual: RowBands? = nil, helpers: inout [WinogradScratch],
+                        scratch: inout WinogradScratch) async throws(ModelError) -> RowBands {
+        let x = readable(x)
         let d = try validate(x, residual: residual)
         let parts = split(wholeRange(oh: d.oh), into: 1 + helpers.count)
-        if parts.count < 2 { return try self(x, residual: residual, scratch: &scratch) }
-        let plane = d.oh * d.ow
-        // Every value is written by exactly one part.
-        var out = scratch.takeBuffer(d.n * outChannels * plane)
-        for image in 0..<d.n {
-            let imageOffset = image * outChannels * plane
-            let returned = await withTaskGroup(of: (Int, [Float], WinogradScratch).self) { group in
-                for index in parts.indices.dropFirst() {
-                    let part = parts[index]
-                    // Moved out of `helpers` (a placeholder stays behind) so the task owns its only copy
-                    // and mutates its buffers in place rather than copying them on write.
-                    var lent = WinogradScratch(instructionSet: .avx2)
-                    swap(&lent, &helpers[index - 1])
-                    let own = ScratchLoan(consume lent)
-                    group.addTask {
-                        let size = partSize(part, oh: d.oh, ow: d.ow)
-                        var values = own.scratch.takeBuffer(size)
-                        values.withUnsafeMutableBufferPointer { buffer in
-                            compute(x, residual: residual, image: image, part: part, into: buffer.baseAddress!,
-                                    planeStride: size / outChannels, scratch: &own.scratch)
-                        }
-                        return (index, values, own.giveBack())
-                    }
+        if parts.count < 2 { return RowBands(try self(x, residual: residual, scratch: &scratch)) }
+        let residual = aligned(residual, to: parts, oh: d.oh)
+        let (n, k, ow) = (d.n, outChannels, d.ow)
+        let rowStarts = split == .tileRows ? rowStarts(of: parts, oh: d.oh) : []
+        // One part of every image into an array of its own: a band of rows (n × k × rows × ow) or a
+        // block of channels (n × channels × oh × ow).
+        @Sendable func computePart(_ index: Int, scratch: inout WinogradScratch) -> [Float] {
+            let part = parts[index]
+            let planeStride = split == .tileRows ? (rowStarts[index + 1] - rowStarts[index]) * ow : d.oh * ow
+            let perImage = partSize(part, oh: d.oh, ow: ow)
+            var values = scratch.takeBuffer(n * perImage)
+            values.withUnsafeMutableBufferPointer { buffer in
+                for image in 0..<n {
+                    compute(x, residual: residual, image: image, part: part, into: buffer.baseAddress! + image * perImage,
+                            planeStride: planeStride, scratch: &scratch)
                 }
-                out.withUnsafeMutableBufferPointer { buffer in
-                    compute(x, residual: residual, image: image, part: parts[0],
-                            into: buffer.baseAddress! + imageOffset + offset(of: parts[0], ow: d.ow, plane: plane),
-                            planeStride: plane, scratch: &scratch)
-                }
-                var returned: [(Int, WinogradScratch)] = []
-                for await (index, values, helperScratch) in group {
-                    let start = imageOffset + offset(of: parts[index], ow: d.ow, plane: plane)
-                    out.withUnsafeMutableBufferPointer { buffer in
-                        values.withUnsafeBufferPointer { part in
-                            switch split {
-                            case .channels:
-                                (buffer.baseAddress! + start).update(from: part.baseAddress!, count: part.count)
-                            case .tileRows:
-                                let band = part.count / outChannels
-                                for channel in 0..<outChannels {
-                                    (buffer.baseAddress! + start + channel * plane)
-                                        .update(from: part.baseAddress! + channel * band, count: band)
-                                }
-                            }
-                        }
-                    }
-                    var own = helperScratch
-                    own.recycle(values)
-                    returned.append((index, own))
-                }
-                return returned
             }
-            for (index, helperScratch) in returned { helpers[index - 1] = helperScratch }
+            return values
         }
-        return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
-    }
-
-    /// Where `part` starts within one image's output.
-    private func offset(of part: Range<Int>, ow: Int, plane: Int) -> Int {
-        split == .channels ? part.lowerBound * plane : 4 * part.lowerBound * ow
+        let returned = await withTaskGroup(of: (Int, [Float], WinogradScratch).self) { group in
+            for index in parts.indices.dropFirst() {
+                // Moved out of `helpers` (a placeholder stays behind) so the task owns its only copy
+                // and mutates its buffers in place rather than copying them on write.
+                var lent = WinogradScratch(instructionSet: .avx2)
+                swap(&lent, &helpers[index - 1])
+                let own = ScratchLoan(consume lent)
+                group.addTask {
+                    let values = computePart(index, scratch: &own.scratch)
+                    return (index, values, own.giveBack())
+                }
+            }
+            var results = [(Int, [Float], WinogradScratch)]()
+            results.append((0, computePart(0, scratch: &scratch), WinogradScratch(instructionSet: .avx2)))
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }
+        }
+        for (index, _, helperScratch) in returned.dropFirst() { helpers[index - 1] = helperScratch }
+        switch split {
+        case .tileRows:
+            return RowBands(shape: [n, k, d.oh, ow], bands: returned.map { index, values, _ in
+                Tensor(uncheckedShape: [n, k, rowStarts[index + 1] - rowStarts[index], ow], scalars: values)
+            })
+        case .channels:
+            let plane = d.oh * ow
+            var out = scratch.takeBuffer(n * k * plane)
+            out.withUnsafeMutableBufferPointer { whole in
+                for (index, values, _) in returned {
+                    let part = parts[index]
+                    values.withUnsafeBufferPointer { block in
+                        for image in 0..<n {
+                            (whole.baseAddress! + (image * k + part.lowerBound) * plane)
+                                .update(from: block.baseAddress! + image * part.count * plane, count: part.count * plane)
+                        }
+                    }
+                }
+            }
+            for (index, values, _) in returned {
+                if index == 0 { scratch.recycle(values) } else { helpers[index - 1].recycle(values) }
+            }
+            return RowBands(Tensor(uncheckedShape: [n, k, d.oh, ow], scalars: out))
+        }
     }
 
     /// `range` in `tasks` nearly equal consecutive parts (channel parts rounded to multiples of 8).

@@ -58,7 +58,7 @@ struct Pooling: Sendable {
                         // U²-Net's pooling: 2×2 windows, the last row/column possibly partial (ceil mode),
                         // through the same code as a convolution's fused pooled input.
                         for oy in 0..<oh {
-                            pooledRow(oy, of: s, sourceHeight: h, sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow)
+                            pooledRow(oy, of: PlaneRows(s, width: w), sourceHeight: h, sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow)
                         }
                         continue
                     }

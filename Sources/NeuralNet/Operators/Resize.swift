@@ -45,14 +45,19 @@ struct Resize: Sendable {
     /// The samples along each axis of `x`'s output, whose size comes from `sizes` if given, else
     /// `scales`; N and C must stay unchanged.
     func samples(for x: Tensor, scales: Tensor?, sizes: IntTensor?) throws(ModelError) -> (rows: [AxisSample], columns: [AxisSample]) {
-        guard x.rank == 4 else { throw .invalidInput("Resize expects NCHW, got shape \(x.shape)") }
-        let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
+        try samples(forShape: x.shape, scales: scales, sizes: sizes)
+    }
+
+    /// As `samples(for:scales:sizes:)`, for a tensor of `shape`.
+    func samples(forShape shape: [Int], scales: Tensor?, sizes: IntTensor?) throws(ModelError) -> (rows: [AxisSample], columns: [AxisSample]) {
+        guard shape.count == 4 else { throw .invalidInput("Resize expects NCHW, got shape \(shape)") }
+        let (n, c, h, w) = (shape[0], shape[1], shape[2], shape[3])
         var oh: Int, ow: Int
         var scaleH: Float, scaleW: Float
         if let sizes, !sizes.scalars.isEmpty {
             guard sizes.scalars.count == 4, sizes.scalars[0] == n, sizes.scalars[1] == c,
                   sizes.scalars.allSatisfy({ $0 >= 0 && $0 < (1 << 24) }) else {
-                throw .unsupported("Resize to sizes \(sizes.scalars) of a \(x.shape) tensor (only H and W may change)")
+                throw .unsupported("Resize to sizes \(sizes.scalars) of a \(shape) tensor (only H and W may change)")
             }
             oh = Int(sizes.scalars[2]); ow = Int(sizes.scalars[3])
             scaleH = Float(oh) / Float(max(h, 1)); scaleW = Float(ow) / Float(max(w, 1))
@@ -65,7 +70,7 @@ struct Resize: Sendable {
         } else {
             throw .invalidInput("Resize needs either 4 scales or 4 sizes")
         }
-        guard x.count > 0, oh > 0, ow > 0 else { throw .invalidInput("Resize of \(x.shape) to \(oh)×\(ow)") }
+        guard shape.reduce(1, *) > 0, oh > 0, ow > 0 else { throw .invalidInput("Resize of \(shape) to \(oh)×\(ow)") }
         return (axisSamples(outSize: oh, inSize: h, scale: scaleH), axisSamples(outSize: ow, inSize: w, scale: scaleW))
     }
 
@@ -90,7 +95,7 @@ struct Resize: Sendable {
                 let s = src.baseAddress! + plane * h * w
                 let d = dst.baseAddress! + plane * oh * ow
                 for oy in 0..<oh {
-                    table.row(oy, of: s, sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow, blend: blend.baseAddress!)
+                    table.row(oy, of: PlaneRows(s, width: w), sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow, blend: blend.baseAddress!)
                 }
             }
         }}}}}

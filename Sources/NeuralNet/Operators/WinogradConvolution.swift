@@ -190,7 +190,7 @@ extension Convolution {
                         func row(_ r: Int) -> UnsafePointer<Float> {
                             let y = 4 * ty - pt + r
                             guard y >= 0 && y < h else { return zero }
-                            if case .stored = source.kind { return source.plane + y * w }
+                            if case .stored = source.kind { return source.rows[y] }
                             return source.row(y, x0: x0, x1: x1, tables: tables, scratch: fused! + r * w, blend: blend!)
                         }
                         winogradInputColumns((row(0), row(1), row(2), row(3), row(4), row(5)), x0: x0, x1: x1,
