@@ -23,9 +23,16 @@ public final class InferenceSession {
     /// Runs the network, splitting each convolution over `threads` tasks. Like any method of a
     /// non-Sendable type it runs on the caller's executor (a session belongs to one task): call it
     /// from a `@concurrent` entry point, never from the main actor.
-    public func run(_ inputs: [String: Tensor]) async throws(ModelError) -> [String: Tensor] {
+    /// - Parameter outputs: the outputs wanted (nil: all); steps that only lead to others are skipped
+    ///   (U²-Net's six side outputs' sigmoids when only the fused saliency is read).
+    public func run(_ inputs: [String: Tensor], outputs: Set<String>? = nil) async throws(ModelError) -> [String: Tensor] {
         var slots = try prepareSlots(inputs)
-        for step in network.steps {
+        let needed = try neededSteps(for: outputs)
+        for (step, isNeeded) in zip(network.steps, needed) {
+            guard isNeeded else {
+                release(step, &slots)
+                continue
+            }
             if case .conv = step.operation {
                 // A run is about a second of CPU: between layers, stop if cancelled and let other
                 // jobs (a main-actor timer's wake-up, another photo's stage) have the thread. The
@@ -46,7 +53,23 @@ public final class InferenceSession {
             }
             release(step, &slots)
         }
-        return try collectOutputs(slots)
+        return try collectOutputs(slots, outputs)
+    }
+
+    /// For each step, whether one of `outputs` (nil: all outputs) depends on it.
+    private func neededSteps(for outputs: Set<String>?) throws(ModelError) -> [Bool] {
+        guard let outputs else { return [Bool](repeating: true, count: network.steps.count) }
+        if let unknown = outputs.first(where: { !network.outputNames.contains($0) }) {
+            throw .invalidInput("no output '\(unknown)' (the network's outputs: \(network.outputNames.joined(separator: ", ")))")
+        }
+        var wanted = [Bool](repeating: false, count: network.slotCount)
+        for (name, slot) in zip(network.outputNames, network.outputSlots) where outputs.contains(name) { wanted[slot] = true }
+        var needed = [Bool](repeating: false, count: network.steps.count)
+        for (i, step) in network.steps.enumerated().reversed() where wanted[step.output] {
+            needed[i] = true
+            for case let input? in step.inputs { wanted[input] = true }
+        }
+        return needed
     }
 
     /// Runs the network entirely on the calling thread (ignores `threads`), for synchronous callers.
@@ -111,9 +134,9 @@ public final class InferenceSession {
         return slots
     }
 
-    private func collectOutputs(_ slots: [Value?]) throws(ModelError) -> [String: Tensor] {
+    private func collectOutputs(_ slots: [Value?], _ wanted: Set<String>? = nil) throws(ModelError) -> [String: Tensor] {
         var outputs: [String: Tensor] = [:]
-        for (name, slot) in zip(network.outputNames, network.outputSlots) {
+        for (name, slot) in zip(network.outputNames, network.outputSlots) where wanted?.contains(name) ?? true {
             switch slots[slot] {
             case .float(let t)?: outputs[name] = t
             case .bands(let b)?: outputs[name] = b.joined

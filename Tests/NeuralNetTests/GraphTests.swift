@@ -34,6 +34,25 @@ private func tinyModel(extraNode: ONNXNode? = nil) -> ONNXModel {
         #expect(maxAbsDifference(try #require(y).scalars, expected) < 1e-6)
     }
 
+    @Test func askingForOneOutputRunsOnlyWhatItNeedsAndReturnsIt() async throws {
+        var graph = ONNXGraph()
+        graph.inputs = [ONNXValueInfo(name: "x", shape: [1, 1, nil, nil])]
+        graph.outputs = [ONNXValueInfo(name: "fused", shape: []), ONNXValueInfo(name: "side", shape: [])]
+        graph.nodes = [
+            ONNXNode(opType: "Relu", inputs: ["x"], outputs: ["r"]),
+            ONNXNode(opType: "Sigmoid", inputs: ["r"], outputs: ["side"]),
+            ONNXNode(opType: "Add", inputs: ["r", "x"], outputs: ["fused"]),
+        ]
+        let session = InferenceSession(network: try NeuralNetwork(model: ONNXModel(graph: graph)), threads: 2)
+        let x = pseudoRandom([1, 1, 5, 7], seed: 51)
+        let all = try await session.run(["x": x])
+        let fused = try await session.run(["x": x], outputs: ["fused"])
+        #expect(Set(all.keys) == ["fused", "side"])
+        #expect(Array(fused.keys) == ["fused"])
+        #expect(fused["fused"] == all["fused"])
+        await #expect(throws: ModelError.self) { try await session.run(["x": x], outputs: ["d7"]) }
+    }
+
     @Test func aFusedResidualAddGivesTheSameBitsOnOneOrTwoTasksAndForSeveralImages() async throws {
         // U²-Net's residual: Conv → Relu → Add(input), wide enough for the vector path (≥ 32 columns).
         var graph = ONNXGraph()

@@ -49,7 +49,7 @@ public struct U2NetSaliency: SaliencyPredicting {
         }
         let outputs: [String: Tensor]
         do {
-            outputs = try await session.run([inputName: inputTensor(for: image)])
+            outputs = try await session.run([inputName: inputTensor(for: image)], outputs: [outputName])
         } catch {
             throw .modelFailed(error.description)
         }
