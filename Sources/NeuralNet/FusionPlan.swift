@@ -10,7 +10,7 @@ struct FusionPlan {
     var convolutionInputs: [Int: [String]] = [:]
     /// A Winograd convolution's input parts, resized or pooled ones read as it goes.
     var convolutionParts: [Int: [FusedPart]] = [:]
-    /// A Winograd convolution's residual addend, added as it writes its output.
+    /// A Winograd or narrow convolution's residual addend, added as it writes its output.
     var residuals: [Int: String] = [:]
 
     /// Plans the fusions of `decoded` (nodes in topological order); a convolution that absorbs a
@@ -74,7 +74,7 @@ struct FusionPlan {
                       let j = decoded.indices[..<i].last(where: {
                           !fusedAway.contains($0) && (renamed[decoded[$0].node.outputs[0]] ?? decoded[$0].node.outputs[0]) == name
                       }),
-                      case .conv(let convolution) = decoded[j].operation, convolution.winograd != nil, residuals[j] == nil,
+                      case .conv(let convolution) = decoded[j].operation, convolution.winograd != nil || convolution.narrow, residuals[j] == nil,
                       !decoded[j...].contains(where: { $0.node.outputs[0] == addend }) else { continue }
                 residuals[j] = addend
                 renamed[decoded[j].node.outputs[0]] = decoded[i].node.outputs[0]

@@ -43,7 +43,7 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         #expect(maxAbsDifference(y.scalars, expected) < 1e-5)
     }
 
-    @Test(arguments: [(5, 6, 13, 10), (16, 16, 20, 20), (3, 9, 7, 33), (32, 1, 40, 8)])
+    @Test(arguments: [(5, 6, 13, 10), (16, 16, 20, 20), (3, 9, 7, 33), (32, 5, 40, 8)])
     func winogradMatchesTheDefinition(c: Int, k: Int, h: Int, w: Int) throws {
         let x = pseudoRandom([1, c, h, w], seed: UInt64(c * 100 + k))
         let weights = pseudoRandom([k, c, 3, 3], seed: UInt64(h * 7 + w))
@@ -58,6 +58,24 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         conv.fusedRelu = true
         let r = try conv([x], scratch: &scratch)
         #expect(maxAbsDifference(r.scalars, expected.map { max($0, 0) }) < 2e-4 * Float(c))
+    }
+
+    /// U²-Net's side outputs (64 → 1): the narrow kernel, wide enough for its 64-column blocks.
+    @Test(arguments: [(64, 1, 1, [1, 1, 1, 1]), (6, 2, 2, [2, 2, 2, 2]), (3, 1, 1, [1, 2, 0, 1])])
+    func aNarrowConvolutionMatchesTheDefinitionOnOneOrTwoTasks(c: Int, k: Int, dilation: Int, pads: [Int]) async throws {
+        let x = pseudoRandom([2, c, 23, 150], seed: UInt64(c + k))
+        let weights = pseudoRandom([k, c, 3, 3], seed: 61), bias = pseudoRandom([k], seed: 62).scalars
+        var conv = try Convolution(weights: weights, bias: bias, pads: pads, dilations: (dilation, dilation))
+        #expect(conv.narrow && conv.winograd == nil)
+        let expected = referenceConvolution(x, weights, bias: bias, pads: pads, strides: (1, 1), dilations: (dilation, dilation))
+        for relu in [false, true] {
+            conv.fusedRelu = relu
+            var scratch = WinogradScratch(), helper = [WinogradScratch()]
+            let one = try conv([x], scratch: &scratch)
+            let two = try await conv([x], helpers: &helper, scratch: &scratch)
+            #expect(maxAbsDifference(one.scalars, relu ? expected.map { max($0, 0) } : expected) < 1e-4 * Float(c))
+            #expect(one == two)
+        }
     }
 
     @Test func avx512AndAVX2KernelsGiveIdenticalResults() throws {

@@ -13,8 +13,11 @@ struct Convolution: Sendable {
     /// One per output channel (zeros when the node has none).
     let bias: [Float]
     var fusedRelu = false
-    /// The transformed filters' layout when the Winograd kernel applies (3×3, stride 1, dilation 1).
+    /// The transformed filters' layout when the Winograd kernel applies (3×3, stride 1, dilation 1,
+    /// more than `narrowLimit` output channels).
     let winograd: WinogradFilter?
+    /// Whether the narrow kernel applies (3×3, stride 1, at most `narrowLimit` output channels).
+    let narrow: Bool
 
     init(weights: Tensor, bias: [Float]?, strides: (Int, Int) = (1, 1), pads: [Int] = [0, 0, 0, 0],
          dilations: (Int, Int) = (1, 1)) throws(ModelError) {
@@ -29,7 +32,8 @@ struct Convolution: Sendable {
         let b = bias ?? [Float](repeating: 0, count: outChannels)
         guard b.count == outChannels else { throw .invalidGraph("Conv bias has \(b.count) values for \(outChannels) channels") }
         self.bias = b
-        winograd = kernel == (3, 3) && strides == (1, 1) && dilations == (1, 1)
+        narrow = kernel == (3, 3) && strides == (1, 1) && outChannels <= Self.narrowLimit
+        winograd = kernel == (3, 3) && strides == (1, 1) && dilations == (1, 1) && !narrow
             ? WinogradFilter(outChannels: outChannels, inChannels: inChannels) : nil
     }
 
@@ -84,7 +88,7 @@ struct Convolution: Sendable {
             throw .invalidInput("Conv of an empty or too small \([first.n, first.c, first.h, first.w]) tensor")
         }
         if let residual {
-            guard winograd != nil, residual.shape == [first.n, outChannels, oh, ow] else {
+            guard winograd != nil || narrow, residual.shape == [first.n, outChannels, oh, ow] else {
                 throw .invalidInput("Conv's fused residual has shape \(residual.shape), not \([first.n, outChannels, oh, ow])")
             }
         }

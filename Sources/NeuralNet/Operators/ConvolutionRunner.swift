@@ -2,12 +2,13 @@
 enum ConvolutionSplit {
     /// Blocks of output channels (the direct kernel): each part is `count` whole planes.
     case channels
-    /// Blocks of 4-row Winograd tile rows: each part is every channel's band of rows.
+    /// Blocks of 4-row Winograd tile rows (groups of 4 rows for the narrow kernel): each part is
+    /// every channel's band of rows.
     case tileRows
 }
 
 extension Convolution {
-    var split: ConvolutionSplit { winograd == nil ? .channels : .tileRows }
+    var split: ConvolutionSplit { winograd == nil && !narrow ? .channels : .tileRows }
 
     /// Number of output floats of `part` of one image.
     func partSize(_ part: Range<Int>, oh: Int, ow: Int) -> Int {
@@ -20,29 +21,33 @@ extension Convolution {
     /// `part` of image `image` by the fastest kernel that applies. The input channels are those of
     /// `x` in order (several parts when a channel Concat was fused into this convolution).
     /// `output` points at the part's first value; for `.tileRows`, channel planes are `planeStride` apart.
-    /// `residual` (the output's shape; Winograd only) is added to the output after the ReLU; if it
+    /// `residual` (the output's shape; not the direct kernel) is added to the output after the ReLU; if it
     /// is in row bands, one band holds all of the part's rows (see `aligned(_:to:oh:)`).
     func compute(_ x: [ConvolutionInput], residual: RowBands? = nil, image: Int, part: Range<Int>,
                  into output: UnsafeMutablePointer<Float>, planeStride: Int, scratch: inout WinogradScratch) {
         let (_, _, h, w) = x[0].shape
         let (oh, ow) = outputSize(h: h, w: w)
         withChannelRows(x, image: image) { channels, tables in
-            if let winograd {
-                func convolve(_ residual: ResidualRows?) {
+            guard winograd != nil || narrow else {
+                // The direct kernel reads whole planes: its inputs are joined and never fused.
+                return convolveDirect(planes: channels.map(\.rows.first), h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
+            }
+            func convolve(_ residual: ResidualRows?) {
+                if let winograd {
                     convolveWinograd(winograd, channels: channels, tables: tables, h: h, w: w, oh: oh, ow: ow, tileRows: part,
                                      output: output, planeStride: planeStride, residual: residual, scratch: &scratch)
+                } else {
+                    convolveNarrow(channels: channels, h: h, w: w, oh: oh, ow: ow, rows: (4 * part.lowerBound)..<(4 * part.upperBound),
+                                   output: output, planeStride: planeStride, residual: residual)
                 }
-                guard let residual else { return convolve(nil) }
-                let row0 = 4 * part.lowerBound, starts = residual.rowStarts
-                let band = starts.indices.dropLast().last { starts[$0] <= row0 }!
-                let rows = starts[band + 1] - starts[band]
-                residual.bands[band].scalars.withUnsafeBufferPointer { r in
-                    convolve(ResidualRows(rows: r.baseAddress! + image * outChannels * rows * ow + (row0 - starts[band]) * ow,
-                                          planeStride: rows * ow))
-                }
-            } else {
-                // Direct kernels read whole planes: their inputs are joined and never fused.
-                convolveDirect(planes: channels.map(\.rows.first), h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
+            }
+            guard let residual else { return convolve(nil) }
+            let row0 = 4 * part.lowerBound, starts = residual.rowStarts
+            let band = starts.indices.dropLast().last { starts[$0] <= row0 }!
+            let rows = starts[band + 1] - starts[band]
+            residual.bands[band].scalars.withUnsafeBufferPointer { r in
+                convolve(ResidualRows(rows: r.baseAddress! + image * outChannels * rows * ow + (row0 - starts[band]) * ow,
+                                      planeStride: rows * ow))
             }
         }
     }
@@ -98,9 +103,9 @@ extension Convolution {
     }
 
     /// `x` as the kernel reads it: whole planes for the direct kernel, at most two row bands for
-    /// the Winograd transform.
+    /// the Winograd and narrow kernels.
     private func readable(_ x: [ConvolutionInput]) -> [ConvolutionInput] {
-        x.map { winograd == nil || $0.source.bands.count > 2 ? $0.joined : $0 }
+        x.map { split == .channels || $0.source.bands.count > 2 ? $0.joined : $0 }
     }
 
     /// The first output row of each of `parts` (tile rows), and `oh` last.
