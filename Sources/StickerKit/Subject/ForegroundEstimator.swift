@@ -14,13 +14,14 @@ struct ForegroundEstimator: Sendable {
         var background: ColorPlanes
     }
 
-    /// Each pass's six weighted window means (F̂ and B̂ per channel) run in parallel child tasks.
+    /// Each pass's six weighted window means (F̂ and B̂ per channel) run in parallel child tasks,
+    /// then each channel's refinement.
     func estimate(image: ColorPlanes, alpha: [Float]) async -> LocalColors {
-        let w = image.width, h = image.height, n = w * h
+        let w = image.width, h = image.height
         var fg = image, bg = image
         var fgMean = image, bgMean = image
         let inverse = alpha.map { 1 - $0 }
-        for radius in radii {
+        for (pass, radius) in radii.enumerated() {
             let box = BoxFilter(width: w, height: h, radius: radius)
             let weightMeans = await box.means([alpha, inverse])
             let alphaMean = weightMeans[0], inverseMean = weightMeans[1]
@@ -30,24 +31,51 @@ struct ForegroundEstimator: Sendable {
                         (bg.green, inverse, inverseMean, image.green), (bg.blue, inverse, inverseMean, image.blue)]
             let means = await concurrentMap(jobs) { job in
                 let (x, weight, weightMean, fallback) = job
-                var m = box.mean(x, times: weight)
-                for i in 0..<n { m[i] = weightMean[i] > 1e-4 ? m[i] / weightMean[i] : fallback[i] }
-                return m
+                return Self.normalised(box.mean(x, times: weight), by: weightMean, fallback: fallback)
             }
             fgMean.red = means[0]; fgMean.green = means[1]; fgMean.blue = means[2]
             bgMean.red = means[3]; bgMean.green = means[4]; bgMean.blue = means[5]
-            // Refine both layers so the composite matches the photo.
-            for i in 0..<n {
-                let a = alpha[i]
-                func refine(_ photo: Float, _ f: Float, _ b: Float) -> (Float, Float) {
-                    let residual = photo - a * f - (1 - a) * b
-                    return (min(1, max(0, f + a * residual)), min(1, max(0, b + (1 - a) * residual)))
-                }
-                (fg.red[i], bg.red[i]) = refine(image.red[i], fgMean.red[i], bgMean.red[i])
-                (fg.green[i], bg.green[i]) = refine(image.green[i], fgMean.green[i], bgMean.green[i])
-                (fg.blue[i], bg.blue[i]) = refine(image.blue[i], fgMean.blue[i], bgMean.blue[i])
+            // The last pass's means are the answer; the layers are refined only for the next pass.
+            guard pass < radii.count - 1 else { break }
+            let photo = [image.red, image.green, image.blue]
+            let layers = await concurrentMap([0, 1, 2]) { c in
+                Self.refined(photo: photo[c], foreground: means[c], background: means[3 + c], alpha: alpha)
             }
+            (fg.red, bg.red) = layers[0]; (fg.green, bg.green) = layers[1]; (fg.blue, bg.blue) = layers[2]
         }
         return LocalColors(foreground: fgMean, background: bgMean)
+    }
+
+    /// `sums / weights` where the window holds weight, else the fallback.
+    static func normalised(_ sums: [Float], by weights: [Float], fallback: [Float]) -> [Float] {
+        var out = sums
+        out.withUnsafeMutableBufferPointer { m in
+            weights.withUnsafeBufferPointer { wm in
+                fallback.withUnsafeBufferPointer { f in
+                    for i in m.indices { m[i] = wm[i] > 1e-4 ? m[i] / wm[i] : f[i] }
+                }
+            }
+        }
+        return out
+    }
+
+    /// One channel's foreground and background layers corrected so that αF + (1−α)B reproduces the photo.
+    static func refined(photo: [Float], foreground: [Float], background: [Float], alpha: [Float]) -> ([Float], [Float]) {
+        let n = photo.count
+        var fOut = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }, bOut = fOut
+        photo.withUnsafeBufferPointer { p in
+        foreground.withUnsafeBufferPointer { f in
+        background.withUnsafeBufferPointer { b in
+        alpha.withUnsafeBufferPointer { a in
+        fOut.withUnsafeMutableBufferPointer { fo in
+        bOut.withUnsafeMutableBufferPointer { bo in
+            for i in 0..<n {
+                let ai = a[i]
+                let residual = p[i] - ai * f[i] - (1 - ai) * b[i]
+                fo[i] = min(1, max(0, f[i] + ai * residual))
+                bo[i] = min(1, max(0, b[i] + (1 - ai) * residual))
+            }
+        }}}}}}
+        return (fOut, bOut)
     }
 }

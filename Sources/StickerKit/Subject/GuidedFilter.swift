@@ -19,15 +19,34 @@ struct GuidedFilter: Sendable {
         // Window means of the products of two planes.
         let pairs = [(r, p), (g, p), (b, p), (r, r), (r, g), (r, b), (g, g), (g, b), (b, b)]
         let moments = await concurrentMap(pairs) { box.mean($0.0, times: $0.1) }
-        var ar = moments[0], ag = moments[1], ab = moments[2], bias = mp
-        do {
-            let rr = moments[3], rg = moments[4], rb = moments[5]
-            let gg = moments[6], gb = moments[7], bb = moments[8]
-            // Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I).
-            let eps = epsilon
+        let (ar, ag, ab, bias) = Self.coefficients(means: (mr, mg, mb, mp), moments: moments, epsilon: epsilon)
+        let smoothed = await box.means([ar, ag, ab, bias])
+        var q = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }
+        q.withUnsafeMutableBufferPointer { out in
+        r.withUnsafeBufferPointer { r in g.withUnsafeBufferPointer { g in b.withUnsafeBufferPointer { b in
+        smoothed[0].withUnsafeBufferPointer { mar in smoothed[1].withUnsafeBufferPointer { mag in
+        smoothed[2].withUnsafeBufferPointer { mab in smoothed[3].withUnsafeBufferPointer { mbias in
+            for i in 0..<n { out[i] = mar[i] * r[i] + mag[i] * g[i] + mab[i] * b[i] + mbias[i] }
+        }}}}}}}}
+        return q
+    }
+
+    /// Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I), from the window means of I
+    /// and p and of their products (moments: rp, gp, bp, rr, rg, rb, gg, gb, bb).
+    static func coefficients(means: ([Float], [Float], [Float], [Float]), moments: [[Float]],
+                             epsilon eps: Float) -> ([Float], [Float], [Float], [Float]) {
+        let n = means.0.count
+        func plane() -> [Float] { [Float](unsafeUninitializedCapacity: n) { _, count in count = n } }
+        var ar = plane(), ag = plane(), ab = plane(), bias = plane()
+        withPointers(means.0, means.1, means.2, means.3) { mr, mg, mb, mp in
+        withPointers(moments[0], moments[1], moments[2], moments[3]) { rp, gp, bp, rr in
+        withPointers(moments[4], moments[5], moments[6], moments[7]) { rg, rb, gg, gb in
+        moments[8].withUnsafeBufferPointer { bb in
+        ar.withUnsafeMutableBufferPointer { ar in ag.withUnsafeMutableBufferPointer { ag in
+        ab.withUnsafeMutableBufferPointer { ab in bias.withUnsafeMutableBufferPointer { bias in
             for i in 0..<n {
                 let mri = mr[i], mgi = mg[i], mbi = mb[i], mpi = mp[i]
-                let cr = ar[i] - mri * mpi, cg = ag[i] - mgi * mpi, cb = ab[i] - mbi * mpi
+                let cr = rp[i] - mri * mpi, cg = gp[i] - mgi * mpi, cb = bp[i] - mbi * mpi
                 let s00 = rr[i] - mri * mri + eps, s01 = rg[i] - mri * mgi, s02 = rb[i] - mri * mbi
                 let s11 = gg[i] - mgi * mgi + eps, s12 = gb[i] - mgi * mbi, s22 = bb[i] - mbi * mbi + eps
                 // Inverse of the symmetric 3×3 by cofactors.
@@ -41,11 +60,16 @@ struct GuidedFilter: Sendable {
                 ar[i] = a0; ag[i] = a1; ab[i] = a2
                 bias[i] = mpi - a0 * mri - a1 * mgi - a2 * mbi
             }
-        }
-        let smoothed = await box.means([ar, ag, ab, bias])
-        let mar = smoothed[0], mag = smoothed[1], mab = smoothed[2], mbias = smoothed[3]
-        var q = [Float](repeating: 0, count: n)
-        for i in 0..<n { q[i] = mar[i] * r[i] + mag[i] * g[i] + mab[i] * b[i] + mbias[i] }
-        return q
+        }}}}}}}}
+        return (ar, ag, ab, bias)
     }
+}
+
+/// Calls `body` with the buffers of four arrays.
+private func withPointers<R>(_ a: [Float], _ b: [Float], _ c: [Float], _ d: [Float],
+                             _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>,
+                                      UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>) -> R) -> R {
+    a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in c.withUnsafeBufferPointer { c in
+        d.withUnsafeBufferPointer { d in body(a, b, c, d) }
+    }}}
 }
