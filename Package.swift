@@ -56,10 +56,12 @@ let package = Package(
                 .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
             ]
         ),
+        // The picture stages' loops (box filters, resampling, distance transform) vectorise with
+        // AVX2 like NeuralNet's kernels: the binary already needs x86-64-v3 for those.
         .target(
             name: "StickerKit",
             dependencies: ["Raster", "NeuralNet", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
-            swiftSettings: concurrency
+            swiftSettings: concurrency + [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]
         ),
         .target(name: "SpacePhotos", swiftSettings: concurrency),
         .target(name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos"], swiftSettings: mainActorByDefault),
