@@ -78,6 +78,33 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         }
     }
 
+    /// U²-Net's dilated layers (16 or 64 outputs on 10–40 px): eight output channels per vector give
+    /// the very bits of the general direct kernel, whatever the kernel, stride, dilation and padding.
+    @Test(arguments: [(8, 3, [2, 2, 2, 2], (1, 1), (2, 2)), (13, 3, [8, 8, 8, 8], (1, 1), (8, 8)),
+                      (16, 1, [0, 0, 0, 0], (1, 1), (1, 1)), (17, 3, [1, 0, 2, 1], (2, 3), (1, 1)), (16, 3, [4, 4, 4, 4], (1, 1), (4, 4))])
+    func vectorisingOutputChannelsGivesTheGeneralKernelsBits(k: Int, kernel: Int, pads: [Int], strides: (Int, Int), dilations: (Int, Int)) throws {
+        let x = pseudoRandom([1, 6, 21, 23], seed: 71)
+        let weights = pseudoRandom([k, 6, kernel, kernel], seed: 72), bias = pseudoRandom([k], seed: 73).scalars
+        for relu in [false, true] {
+            var conv = try Convolution(weights: weights, bias: bias, strides: strides, pads: pads, dilations: dilations)
+            conv.fusedRelu = relu
+            let (oh, ow) = conv.outputSize(h: 21, w: 23)
+            var general = [Float](repeating: 0, count: k * oh * ow), vectorised = general
+            x.scalars.withUnsafeBufferPointer { input in
+                let planes = (0..<6).map { input.baseAddress! + $0 * 21 * 23 }
+                general.withUnsafeMutableBufferPointer {
+                    conv.convolveDirect(planes: planes, h: 21, w: 23, oh: oh, ow: ow, channels: 0..<k, output: $0.baseAddress!)
+                }
+                vectorised.withUnsafeMutableBufferPointer {
+                    conv.convolveAcrossChannels(planes: planes, h: 21, w: 23, oh: oh, ow: ow, channels: 0..<k, output: $0.baseAddress!)
+                }
+            }
+            #expect(general == vectorised)
+            let expected = referenceConvolution(x, weights, bias: bias, pads: pads, strides: strides, dilations: dilations)
+            #expect(maxAbsDifference(vectorised, relu ? expected.map { max($0, 0) } : expected) < 1e-4)
+        }
+    }
+
     @Test func avx512AndAVX2KernelsGiveIdenticalResults() throws {
         // Same sums in the same order; on a CPU without AVX-512 both sessions use AVX2.
         for (c, k, h, w) in [(5, 6, 13, 10), (64, 16, 40, 40), (3, 64, 33, 70)] {

@@ -3,11 +3,15 @@
 
 /// One input channel of one image as the Winograd input transform reads it: rows either stored
 /// (`rows` themselves) or computed on demand from `rows` into a scratch row (resized or pooled).
+///
+/// Plain fields, 64 bytes: the transform copies one per channel and reads its kind right away; an
+/// enum with a payload made an odd-sized struct whose copy the CPU could not forward to that read
+/// (a store-forwarding stall that cost as much as the transform loop around it).
 struct ChannelRows {
-    enum Kind {
+    enum Kind: UInt8 {
         case stored
-        /// Index into the call's resize tables.
-        case resized(table: Int)
+        /// Rows resized by the call's resize table `table`.
+        case resized
         case pooled
     }
     /// The source plane's rows (the stored plane itself, or what is resized or pooled).
@@ -15,6 +19,8 @@ struct ChannelRows {
     let sourceHeight: Int
     let sourceWidth: Int
     let kind: Kind
+    /// Index into the call's resize tables (resized rows only).
+    var table = 0
 }
 
 /// A fused residual's rows matching a convolution's output part: `rows` is the part's first row of
@@ -56,8 +62,8 @@ extension ChannelRows {
         switch kind {
         case .stored:
             return rows[y]
-        case .resized(let index):
-            tables[index].row(y, of: rows, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch, blend: blend)
+        case .resized:
+            tables[table].row(y, of: rows, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch, blend: blend)
             return UnsafePointer(scratch)
         case .pooled:
             pooledRow(y, of: rows, sourceHeight: sourceHeight, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch)

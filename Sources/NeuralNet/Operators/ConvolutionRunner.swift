@@ -30,7 +30,11 @@ extension Convolution {
         withChannelRows(x, image: image) { channels, tables in
             guard winograd != nil || narrow else {
                 // The direct kernel reads whole planes: its inputs are joined and never fused.
-                return convolveDirect(planes: channels.map(\.rows.first), h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
+                let planes = channels.map(\.rows.first)
+                if outChannels >= 8 {
+                    return convolveAcrossChannels(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
+                }
+                return convolveDirect(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
             }
             func convolve(_ residual: ResidualRows?) {
                 if let winograd {
@@ -70,10 +74,10 @@ extension Convolution {
             let source = x[index].source
             let (c, sh, sw) = (source.shape[1], source.shape[2], source.shape[3])
             source.withPlanes { planes in
-                func add(_ kind: ChannelRows.Kind) {
+                func add(_ kind: ChannelRows.Kind, table: Int = 0) {
                     for channel in 0..<c {
                         channels.append(ChannelRows(rows: planes.plane(image * c + channel),
-                                                    sourceHeight: sh, sourceWidth: sw, kind: kind))
+                                                    sourceHeight: sh, sourceWidth: sw, kind: kind, table: table))
                     }
                 }
                 switch x[index] {
@@ -86,7 +90,7 @@ extension Convolution {
                 case .resized(_, let rows, let columns):
                     rows.withUnsafeBufferPointer { r in
                     columns.withUnsafeBufferPointer { cs in
-                        add(.resized(table: tables.count))
+                        add(.resized, table: tables.count)
                         tables.append(ResizeTable(doubling: ResizeTable.isDoubling(columns, sourceWidth: sw),
                                                   rows: r.baseAddress!, columns: cs.baseAddress!))
                         collect(index + 1)

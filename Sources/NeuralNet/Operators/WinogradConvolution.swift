@@ -179,7 +179,7 @@ extension Convolution {
                 let sPadded = (s + 8 * kernelGroups - 1) / (8 * kernelGroups) * (8 * kernelGroups)
                 // 1. Input transform of every channel into V[ξ][c][slot].
                 for channel in 0..<c {
-                    let source = channels[channel]
+                    let source = channels[channel], stored = source.kind == .stored
                     var group = blockStart
                     while group < blockEnd {
                         let ty = group / groupsPerRow
@@ -190,7 +190,7 @@ extension Convolution {
                         func row(_ r: Int) -> UnsafePointer<Float> {
                             let y = 4 * ty - pt + r
                             guard y >= 0 && y < h else { return zero }
-                            if case .stored = source.kind { return source.rows[y] }
+                            if stored { return source.rows[y] }
                             return source.row(y, x0: x0, x1: x1, tables: tables, scratch: fused! + r * w, blend: blend!)
                         }
                         winogradInputColumns((row(0), row(1), row(2), row(3), row(4), row(5)), x0: x0, x1: x1,
