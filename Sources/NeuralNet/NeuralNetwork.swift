@@ -49,7 +49,10 @@ public struct NeuralNetwork: Sendable {
     /// Reads and decodes an ONNX model file.
     public init(contentsOf url: URL) throws(ModelError) {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        // Mapped rather than read: the bytes are copied once into the parser's array, not twice
+        // (4.5 MB of fresh pages less per process). Safe because the model cache replaces files by
+        // renaming, never rewriting one in place.
+        do { data = try Data(contentsOf: url, options: .alwaysMapped) } catch {
             throw .unreadable("\(url.path): \(error.localizedDescription)")
         }
         try self.init(onnx: data)
