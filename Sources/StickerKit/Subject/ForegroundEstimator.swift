@@ -31,7 +31,9 @@ struct ForegroundEstimator: Sendable {
                         (bg.green, inverse, inverseMean, image.green), (bg.blue, inverse, inverseMean, image.blue)]
             let means = await concurrentMap(jobs) { job in
                 let (x, weight, weightMean, fallback) = job
-                return Self.normalised(box.mean(x, times: weight), by: weightMean, fallback: fallback)
+                var means = box.mean(x, times: weight)
+                Self.normalise(&means, by: weightMean, fallback: fallback)
+                return means
             }
             fgMean.red = means[0]; fgMean.green = means[1]; fgMean.blue = means[2]
             bgMean.red = means[3]; bgMean.green = means[4]; bgMean.blue = means[5]
@@ -46,17 +48,16 @@ struct ForegroundEstimator: Sendable {
         return LocalColors(foreground: fgMean, background: bgMean)
     }
 
-    /// `sums / weights` where the window holds weight, else the fallback.
-    static func normalised(_ sums: [Float], by weights: [Float], fallback: [Float]) -> [Float] {
-        var out = sums
-        out.withUnsafeMutableBufferPointer { m in
+    /// `sums / weights` where the window holds weight, else the fallback, in place (a copy would be a
+    /// fresh working-size plane: page faults).
+    static func normalise(_ sums: inout [Float], by weights: [Float], fallback: [Float]) {
+        sums.withUnsafeMutableBufferPointer { m in
             weights.withUnsafeBufferPointer { wm in
                 fallback.withUnsafeBufferPointer { f in
                     for i in m.indices { m[i] = wm[i] > 1e-4 ? m[i] / wm[i] : f[i] }
                 }
             }
         }
-        return out
     }
 
     /// One channel's foreground and background layers corrected so that αF + (1−α)B reproduces the photo.
