@@ -19,7 +19,7 @@ struct GuidedFilter: Sendable {
         // Window means of the products of two planes.
         let pairs = [(r, p), (g, p), (b, p), (r, r), (r, g), (r, b), (g, g), (g, b), (b, b)]
         let moments = await concurrentMap(pairs) { box.mean($0.0, times: $0.1) }
-        let (ar, ag, ab, bias) = Self.coefficients(means: (mr, mg, mb, mp), moments: moments, epsilon: epsilon)
+        let (ar, ag, ab, bias) = Self.coefficients(means: (mr, mg, mb, mp), moments: consume moments, epsilon: epsilon)
         let smoothed = await box.means([ar, ag, ab, bias])
         var q = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }
         q.withUnsafeMutableBufferPointer { out in
@@ -32,22 +32,24 @@ struct GuidedFilter: Sendable {
     }
 
     /// Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I), from the window means of I
-    /// and p and of their products (moments: rp, gp, bp, rr, rg, rb, gg, gb, bb).
-    static func coefficients(means: ([Float], [Float], [Float], [Float]), moments: [[Float]],
+    /// and p and of their products (moments: rp, gp, bp, rr, rg, rb, gg, gb, bb). The coefficients
+    /// are written over the first four moments (each read at a pixel before it is overwritten there):
+    /// four fewer fresh planes.
+    static func coefficients(means: ([Float], [Float], [Float], [Float]), moments: consuming [[Float]],
                              epsilon eps: Float) -> ([Float], [Float], [Float], [Float]) {
         let n = means.0.count
-        func plane() -> [Float] { [Float](unsafeUninitializedCapacity: n) { _, count in count = n } }
-        var ar = plane(), ag = plane(), ab = plane(), bias = plane()
+        var ar: [Float] = [], ag: [Float] = [], ab: [Float] = [], bias: [Float] = []
+        swap(&ar, &moments[0]); swap(&ag, &moments[1]); swap(&ab, &moments[2]); swap(&bias, &moments[3])
         withPointers(means.0, means.1, means.2, means.3) { mr, mg, mb, mp in
-        withPointers(moments[0], moments[1], moments[2], moments[3]) { rp, gp, bp, rr in
         withPointers(moments[4], moments[5], moments[6], moments[7]) { rg, rb, gg, gb in
         moments[8].withUnsafeBufferPointer { bb in
         ar.withUnsafeMutableBufferPointer { ar in ag.withUnsafeMutableBufferPointer { ag in
         ab.withUnsafeMutableBufferPointer { ab in bias.withUnsafeMutableBufferPointer { bias in
             for i in 0..<n {
+                let rp = ar[i], gp = ag[i], bp = ab[i], rr = bias[i]
                 let mri = mr[i], mgi = mg[i], mbi = mb[i], mpi = mp[i]
-                let cr = rp[i] - mri * mpi, cg = gp[i] - mgi * mpi, cb = bp[i] - mbi * mpi
-                let s00 = rr[i] - mri * mri + eps, s01 = rg[i] - mri * mgi, s02 = rb[i] - mri * mbi
+                let cr = rp - mri * mpi, cg = gp - mgi * mpi, cb = bp - mbi * mpi
+                let s00 = rr - mri * mri + eps, s01 = rg[i] - mri * mgi, s02 = rb[i] - mri * mbi
                 let s11 = gg[i] - mgi * mgi + eps, s12 = gb[i] - mgi * mbi, s22 = bb[i] - mbi * mbi + eps
                 // Inverse of the symmetric 3×3 by cofactors.
                 let c00 = s11 * s22 - s12 * s12, c01 = s02 * s12 - s01 * s22, c02 = s01 * s12 - s02 * s11
@@ -60,7 +62,7 @@ struct GuidedFilter: Sendable {
                 ar[i] = a0; ag[i] = a1; ab[i] = a2
                 bias[i] = mpi - a0 * mri - a1 * mgi - a2 * mbi
             }
-        }}}}}}}}
+        }}}}}}}
         return (ar, ag, ab, bias)
     }
 }
