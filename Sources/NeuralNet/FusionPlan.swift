@@ -64,7 +64,7 @@ struct FusionPlan {
             renamed[source] = decoded[i].node.outputs[0]
             fusedAway.insert(i)
         }
-        // Conv (→ Relu) → Add: a Winograd convolution adds the other operand as it writes its
+        // Conv (→ Relu) → Add: a Winograd or narrow convolution adds the other operand as it writes its
         // output (U²-Net's residual connections), when that operand exists before the convolution.
         for i in decoded.indices {
             guard case .binary(.add) = decoded[i].operation, decoded[i].node.inputs.count == 2 else { continue }

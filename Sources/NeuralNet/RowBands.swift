@@ -2,7 +2,8 @@
 /// over tasks produces it: each task writes its own band into its own array, so the bands are
 /// never copied into one. Joining them was a serial pass over half of every split layer's output
 /// on the calling task (~35 ms per 320 px look, most of it page faults of the fresh joined array).
-/// Convolutions read the bands where they lie; every other reader gets them joined.
+/// The Winograd and narrow kernels read up to two bands where they lie (a split over two tasks,
+/// what the app runs); the direct kernel, more bands, and every other operator get them joined.
 struct RowBands: Sendable {
     /// N, C, H, W of the whole tensor.
     let shape: [Int]
@@ -49,8 +50,7 @@ struct RowBands: Sendable {
         return Tensor(uncheckedShape: shape, scalars: out)
     }
 
-    /// Calls `body` with one `BandedPlanes` per band pair it can read in place (at most two
-    /// bands), valid during the call.
+    /// Calls `body` with the bands' storage (at most two bands), valid during the call.
     func withPlanes<R>(_ body: (BandedPlanes) -> R) -> R {
         precondition(bands.count <= 2, "a convolution reads at most two bands in place")
         return bands[0].scalars.withUnsafeBufferPointer { first in

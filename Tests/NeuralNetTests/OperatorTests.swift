@@ -75,6 +75,11 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
             let two = try await conv([x], helpers: &helper, scratch: &scratch)
             #expect(maxAbsDifference(one.scalars, relu ? expected.map { max($0, 0) } : expected) < 1e-4 * Float(c))
             #expect(one == two)
+            // A fused residual, in the row bands of another split convolution of the same size.
+            let residual = try await conv([.tensor(pseudoRandom(x.shape, seed: 63))], helpers: &helper, scratch: &scratch)
+            let withResidual = try await conv([.tensor(x)], residual: residual, helpers: &helper, scratch: &scratch)
+            #expect(residual.bands.count == 2 && withResidual.bands.count == 2)
+            #expect(withResidual.joined.scalars == zip(one.scalars, residual.joined.scalars).map { $0 + $1 })
         }
     }
 

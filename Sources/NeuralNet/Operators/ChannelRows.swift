@@ -1,7 +1,7 @@
 // How the Winograd input transform reads its input channels, one row at a time: stored rows
 // directly, resized or pooled rows computed on demand (see `ConvolutionInput`).
 
-/// One input channel of one image as the Winograd input transform reads it: rows either stored
+/// One input channel of one image as a convolution kernel reads it: rows either stored
 /// (`rows` themselves) or computed on demand from `rows` into a scratch row (resized or pooled).
 ///
 /// Plain fields, 64 bytes: the transform copies one per channel and reads its kind right away; an

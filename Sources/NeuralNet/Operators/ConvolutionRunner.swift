@@ -30,6 +30,7 @@ extension Convolution {
         withChannelRows(x, image: image) { channels, tables in
             guard winograd != nil || narrow else {
                 // The direct kernel reads whole planes: its inputs are joined and never fused.
+                precondition(channels.allSatisfy { $0.kind == .stored }, "the direct kernel reads stored planes only")
                 let planes = channels.map(\.rows.first)
                 if outChannels >= 8 {
                     return convolveAcrossChannels(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)

@@ -14,6 +14,7 @@ extension Convolution {
     /// output value after the ReLU.
     func convolveNarrow(channels: [ChannelRows], h: Int, w: Int, oh: Int, ow: Int, rows: Range<Int>,
                         output: UnsafeMutablePointer<Float>, planeStride: Int, residual: ResidualRows?) {
+        precondition(channels.allSatisfy { $0.kind == .stored }, "the narrow kernel reads stored rows only")
         let c = inChannels, (pt, pl) = (pads[0], pads[1]), (dy, dx) = (dilations.h, dilations.w)
         // Columns whose nine taps all lie inside the row: 64 at a time in registers, the rest one by one.
         let firstInside = min(ow, max(0, pl)), endInside = max(firstInside, min(ow, w + pl - 2 * dx))
@@ -29,7 +30,9 @@ extension Convolution {
                 for k in 0..<outChannels {
                     let out = output + k * planeStride + (oy - rows.lowerBound) * ow
                     let filter = weightsBuffer.baseAddress! + k * c * 9
-                    // out[x] = Σ taps w · in[x − pl + kx·dx]; `shift` = −pl + kx·dx.
+                    // Border columns, taps outside the row skipped. (Multiply then add, where the
+                    // interior blocks fuse them: a column's rounding depends on where it lies, never on
+                    // how the rows are split over tasks.)
                     func tapSum(_ x: Int) -> Float {
                         var sum = bias[k]
                         for channel in 0..<c {

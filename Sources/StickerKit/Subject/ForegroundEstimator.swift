@@ -63,7 +63,9 @@ struct ForegroundEstimator: Sendable {
     /// One channel's foreground and background layers corrected so that αF + (1−α)B reproduces the photo.
     static func refined(photo: [Float], foreground: [Float], background: [Float], alpha: [Float]) -> ([Float], [Float]) {
         let n = photo.count
-        var fOut = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }, bOut = fOut
+        // Two arrays made apart: `bOut = fOut` would share one buffer and copy it on the first write.
+        var fOut = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }
+        var bOut = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }
         photo.withUnsafeBufferPointer { p in
         foreground.withUnsafeBufferPointer { f in
         background.withUnsafeBufferPointer { b in
