@@ -3,7 +3,8 @@
 /// never copied into one. Joining them was a serial pass over half of every split layer's output
 /// on the calling task (~35 ms per 320 px look, most of it page faults of the fresh joined array).
 /// The Winograd and narrow kernels read up to two bands where they lie (a split over two tasks,
-/// what the app runs); the direct kernel, more bands, and every other operator get them joined.
+/// what the app runs); a split over more tasks is joined as it ends, and the direct kernel and
+/// every other operator get bands joined.
 struct RowBands: Sendable {
     /// N, C, H, W of the whole tensor.
     let shape: [Int]
@@ -32,8 +33,15 @@ struct RowBands: Sendable {
     /// The whole tensor in one array (the only band itself when there is one).
     var joined: Tensor {
         guard bands.count > 1 else { return bands[0] }
+        var out = uninitializedFloats(shape.reduce(1, *))
+        join(into: &out)
+        return Tensor(uncheckedShape: shape, scalars: out)
+    }
+
+    /// Writes the whole tensor into `out` (as many floats as the tensor has).
+    func join(into out: inout [Float]) {
         let (n, c, h, w) = (shape[0], shape[1], shape[2], shape[3])
-        var out = uninitializedFloats(n * c * h * w)
+        precondition(out.count == n * c * h * w, "join into an array of the wrong size")
         out.withUnsafeMutableBufferPointer { whole in
             var row0 = 0
             for band in bands {
@@ -47,7 +55,6 @@ struct RowBands: Sendable {
                 row0 += rows
             }
         }
-        return Tensor(uncheckedShape: shape, scalars: out)
     }
 
     /// Calls `body` with the bands' storage (at most two bands), valid during the call.

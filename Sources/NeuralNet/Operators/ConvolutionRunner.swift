@@ -202,9 +202,18 @@ extension Convolution {
         for (index, _, helperScratch) in returned.dropFirst() { helpers[index - 1] = helperScratch }
         switch split {
         case .tileRows:
-            return RowBands(shape: [n, k, d.oh, ow], bands: returned.map { index, values, _ in
+            let bands = RowBands(shape: [n, k, d.oh, ow], bands: returned.map { index, values, _ in
                 Tensor(uncheckedShape: [n, k, rowStarts[index + 1] - rowStarts[index], ow], scalars: values)
             })
+            guard bands.bands.count > 2 else { return bands }
+            // The kernels read at most two bands in place: three or more are joined here, into a
+            // recycled array, and each band's array goes back to the task that computed it.
+            var out = scratch.takeBuffer(n * k * d.oh * ow)
+            bands.join(into: &out)
+            for (index, values, _) in returned {
+                if index == 0 { scratch.recycle(values) } else { helpers[index - 1].recycle(values) }
+            }
+            return RowBands(Tensor(uncheckedShape: [n, k, d.oh, ow], scalars: out))
         case .channels:
             let plane = d.oh * ow
             var out = scratch.takeBuffer(n * k * plane)
