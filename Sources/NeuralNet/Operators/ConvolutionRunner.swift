@@ -154,10 +154,11 @@ extension Convolution {
     }
 
     /// The convolution split over `1 + helpers.count` tasks: this task computes the first part,
-    /// each helper task another, each into its own array. A Winograd convolution's parts are bands
-    /// of rows and stay so (the next convolution reads them in place); the direct kernel's parts
-    /// (blocks of channels, small layers) are copied into one array. Each helper's scratch is moved
-    /// into its task and back, so its buffers are reused from layer to layer.
+    /// each helper task another, each into its own array. A Winograd or narrow convolution's parts
+    /// are bands of rows and, two of them, stay so (the next convolution reads them in place); more
+    /// bands, and the direct kernel's parts (blocks of channels, small layers), are copied into one
+    /// array. Each helper's scratch is moved into its task and back, so its buffers are reused from
+    /// layer to layer.
     func callAsFunction(_ x: [ConvolutionInput], residual: RowBands? = nil, helpers: inout [WinogradScratch],
                         scratch: inout WinogradScratch) async throws(ModelError) -> RowBands {
         let x = readable(x)
@@ -200,23 +201,18 @@ extension Convolution {
             return results.sorted { $0.0 < $1.0 }
         }
         for (index, _, helperScratch) in returned.dropFirst() { helpers[index - 1] = helperScratch }
+        let bands = split == .tileRows ? RowBands(shape: [n, k, d.oh, ow], bands: returned.map { index, values, _ in
+            Tensor(uncheckedShape: [n, k, rowStarts[index + 1] - rowStarts[index], ow], scalars: values)
+        }) : nil
+        // The kernels read at most two bands in place.
+        if let bands, bands.bands.count <= 2 { return bands }
+        // Joined into a recycled array; each part's array then goes back to the task that computed it.
+        var out = scratch.takeBuffer(n * k * d.oh * ow)
         switch split {
         case .tileRows:
-            let bands = RowBands(shape: [n, k, d.oh, ow], bands: returned.map { index, values, _ in
-                Tensor(uncheckedShape: [n, k, rowStarts[index + 1] - rowStarts[index], ow], scalars: values)
-            })
-            guard bands.bands.count > 2 else { return bands }
-            // The kernels read at most two bands in place: three or more are joined here, into a
-            // recycled array, and each band's array goes back to the task that computed it.
-            var out = scratch.takeBuffer(n * k * d.oh * ow)
-            bands.join(into: &out)
-            for (index, values, _) in returned {
-                if index == 0 { scratch.recycle(values) } else { helpers[index - 1].recycle(values) }
-            }
-            return RowBands(Tensor(uncheckedShape: [n, k, d.oh, ow], scalars: out))
+            bands!.join(into: &out)
         case .channels:
             let plane = d.oh * ow
-            var out = scratch.takeBuffer(n * k * plane)
             out.withUnsafeMutableBufferPointer { whole in
                 for (index, values, _) in returned {
                     let part = parts[index]
@@ -228,11 +224,11 @@ extension Convolution {
                     }
                 }
             }
-            for (index, values, _) in returned {
-                if index == 0 { scratch.recycle(values) } else { helpers[index - 1].recycle(values) }
-            }
-            return RowBands(Tensor(uncheckedShape: [n, k, d.oh, ow], scalars: out))
         }
+        for (index, values, _) in returned {
+            if index == 0 { scratch.recycle(values) } else { helpers[index - 1].recycle(values) }
+        }
+        return RowBands(Tensor(uncheckedShape: [n, k, d.oh, ow], scalars: out))
     }
 
     /// `range` in `tasks` nearly equal consecutive parts (channel parts rounded to multiples of 8).

@@ -1,7 +1,7 @@
 /// A 3×3 stride-1 convolution with very few output channels (U²-Net's side outputs: 64 → 1).
 /// Winograd's input transform costs the same whatever the number of outputs and here nothing
 /// amortises it (7 GMAC/s on the 320 px side output, against 80–170 for the wide layers); summing
-/// the nine shifted input rows straight into registers is ~4× faster (measured in
+/// the nine shifted input rows straight into registers takes about half the CPU (measured in
 /// docs/benchmarks.md). Any dilation and padding; split over tasks by bands of rows, like Winograd.
 extension Convolution {
     /// Up to this many output channels a 3×3 stride-1 convolution takes the narrow kernel (its cost
