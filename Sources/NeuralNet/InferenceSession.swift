@@ -11,6 +11,13 @@ public final class InferenceSession {
     private var scratch: WinogradScratch
     /// Scratch of the `threads − 1` helper tasks a split convolution lends out, kept across layers.
     private var helperScratch: [WinogradScratch]
+    /// The shapes of the tensors Shape steps read, seen by this session at these input shapes. A
+    /// later run at the same input shapes that needs only such a tensor's shape takes it from here
+    /// and skips computing the tensor (U²-Net's side outputs are resized to the size of the
+    /// full-resolution decoder's output: a coarse side output alone skips that whole decoder stage).
+    private var knownShapes: (inputs: [[Int]], shapes: [Int: [Int]]) = ([], [:])
+    /// Steps the last `run` computed (tests check what was skipped).
+    private(set) var stepsRunInLastRun = 0
 
     public init(network: NeuralNetwork, threads: Int = 1, instructionSet: InstructionSet = .best) {
         self.network = network
@@ -27,11 +34,25 @@ public final class InferenceSession {
     ///   (U²-Net's six side outputs' sigmoids when only the fused saliency is read).
     public func run(_ inputs: [String: Tensor], outputs: Set<String>? = nil) async throws(ModelError) -> [String: Tensor] {
         var slots = try prepareSlots(inputs)
+        let inputShapes = network.inputSlots.map { slots[$0]?.shape ?? [] }
+        if knownShapes.inputs != inputShapes { knownShapes = (inputShapes, [:]) }
         let needed = try neededSteps(for: outputs)
+        stepsRunInLastRun = 0
         for (step, isNeeded) in zip(network.steps, needed) {
             guard isNeeded else {
                 release(step, &slots)
                 continue
+            }
+            stepsRunInLastRun += 1
+            if case .shape = step.operation, let source = step.inputs.first ?? nil {
+                guard let value = slots[source] else {
+                    // Not computed: only its shape was needed, known from an earlier run.
+                    guard let shape = knownShapes.shapes[source] else { throw .invalidGraph("\(step.label): input 0 is not available") }
+                    slots[step.output] = .int(IntTensor(shape: [shape.count], scalars: shape.map { Int64($0) }))
+                    release(step, &slots)
+                    continue
+                }
+                knownShapes.shapes[source] = value.shape
             }
             if case .conv = step.operation {
                 // A run is about a second of CPU: between layers, stop if cancelled and let other
@@ -67,6 +88,8 @@ public final class InferenceSession {
         var needed = [Bool](repeating: false, count: network.steps.count)
         for (i, step) in network.steps.enumerated().reversed() where wanted[step.output] {
             needed[i] = true
+            if case .shape = step.operation, network.shapesFollowInputShapes,
+               let source = step.inputs.first ?? nil, knownShapes.shapes[source] != nil { continue }
             for case let input? in step.inputs { wanted[input] = true }
         }
         return needed

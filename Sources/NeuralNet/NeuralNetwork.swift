@@ -21,6 +21,11 @@ public struct NeuralNetwork: Sendable {
     let inputSlots: [Int]
     let outputSlots: [Int]
     let slotCount: Int
+    /// Whether every tensor's shape follows from the input shapes alone: no Resize size, Slice
+    /// bound or Unsqueeze axis is computed from a tensor's values, only from Shape nodes and
+    /// constants (as exporters write them). Then a session may reuse the shapes one run saw in the
+    /// next run at the same input shapes, and skip computing a tensor that is read only for its shape.
+    let shapesFollowInputShapes: Bool
 
     struct Step: Sendable {
         let operation: Operation
@@ -165,5 +170,32 @@ public struct NeuralNetwork: Sendable {
         self.constants = constantSlots
         self.slotCount = slotOf.count
         self.declaredInputShapes = Dictionary(graph.inputs.map { ($0.name, $0.shape) }, uniquingKeysWith: { a, _ in a })
+        self.shapesFollowInputShapes = Self.shapesFollowInputShapes(self.steps, constants: Set(constantSlots.map(\.slot)))
+    }
+
+    /// See `shapesFollowInputShapes`: every input that sets an output's shape by its values must be
+    /// computed from constants and Shape nodes only.
+    private static func shapesFollowInputShapes(_ steps: [Step], constants: Set<Int>) -> Bool {
+        var fromShapes = constants
+        for step in steps {
+            var shapeSetting: [Int?] = []
+            switch step.operation {
+            case .resize, .slice, .unsqueeze: shapeSetting = Array(step.inputs.dropFirst())
+            case .conv:
+                for case .resized(_, _, let scales, let sizes) in step.parts {
+                    shapeSetting += [scales, sizes].compactMap { $0 }.map { step.inputs[$0] }
+                }
+            default: break
+            }
+            guard shapeSetting.allSatisfy({ $0.map(fromShapes.contains) ?? true }) else { return false }
+            switch step.operation {
+            case .shape:
+                fromShapes.insert(step.output)
+            case .gather, .unsqueeze, .slice, .cast, .concat, .binary, .identity:
+                if step.inputs.allSatisfy({ $0.map(fromShapes.contains) ?? true }) { fromShapes.insert(step.output) }
+            default: break
+            }
+        }
+        return true
     }
 }

@@ -53,6 +53,50 @@ private func tinyModel(extraNode: ONNXNode? = nil) -> ONNXModel {
         await #expect(throws: ModelError.self) { try await session.run(["x": x], outputs: ["d7"]) }
     }
 
+    @Test func aTensorReadOnlyForItsShapeIsNotComputedOnceTheSessionHasSeenThatInputShape() async throws {
+        let network = try NeuralNetwork(model: ONNXModel(graph: sideOutputGraph()))
+        #expect(network.shapesFollowInputShapes)
+        let x = pseudoRandom([1, 1, 6, 8], seed: 61)
+        let fresh = InferenceSession(network: network)
+        _ = try await fresh.run(["x": x], outputs: ["coarse"])
+        let withoutShapes = fresh.stepsRunInLastRun
+
+        let session = InferenceSession(network: network)
+        let all = try await session.run(["x": x])
+        let coarse = try await session.run(["x": x], outputs: ["coarse"])
+        #expect(coarse["coarse"] == all["coarse"])
+        #expect(session.stepsRunInLastRun < withoutShapes, "the convolution that makes `fine` should be skipped")
+        // Another input size: its shapes are not known, so the convolution runs again.
+        let bigger = try await session.run(["x": pseudoRandom([1, 1, 10, 12], seed: 62)], outputs: ["coarse"])
+        #expect(bigger["coarse"]?.shape == [1, 1, 10, 12])
+        #expect(session.stepsRunInLastRun == withoutShapes)
+    }
+
+    @Test func aGraphWithAShapeComputedFromValuesComputesEveryTensorItNeeds() async throws {
+        // A second resize whose sizes come from the values of an input, not from a Shape node.
+        var graph = sideOutputGraph()
+        graph.inputs.append(ONNXValueInfo(name: "wanted", shape: [4]))
+        graph.outputs.append(ONNXValueInfo(name: "other", shape: []))
+        graph.nodes += [
+            ONNXNode(opType: "Cast", inputs: ["wanted"], outputs: ["valueSizes"], attributes: ["to": ONNXAttribute(name: "to", int: 7)]),
+            ONNXNode(opType: "Resize", inputs: ["p", "roi", "scales", "valueSizes"], outputs: ["other"], attributes: [
+                "mode": ONNXAttribute(name: "mode", string: "linear"),
+                "coordinate_transformation_mode": ONNXAttribute(name: "coordinate_transformation_mode", string: "pytorch_half_pixel"),
+            ]),
+        ]
+        let network = try NeuralNetwork(model: ONNXModel(graph: graph))
+        #expect(!network.shapesFollowInputShapes)
+        let inputs = ["x": pseudoRandom([1, 1, 6, 8], seed: 63), "wanted": try Tensor(shape: [4], scalars: [1, 1, 3, 4])]
+        let fresh = InferenceSession(network: network)
+        _ = try await fresh.run(inputs, outputs: ["coarse"])
+        let session = InferenceSession(network: network)
+        let all = try await session.run(inputs)
+        let coarse = try await session.run(inputs, outputs: ["coarse"])
+        #expect(all["other"]?.shape == [1, 1, 3, 4])
+        #expect(coarse["coarse"] == all["coarse"])
+        #expect(session.stepsRunInLastRun == fresh.stepsRunInLastRun)
+    }
+
     @Test func aFusedResidualAddGivesTheSameBitsOnOneOrTwoTasksAndForSeveralImages() async throws {
         // U²-Net's residual: Conv → Relu → Add(input), wide enough for the vector path (≥ 32 columns).
         var graph = ONNXGraph()
@@ -228,3 +272,33 @@ private func decoderModel(height: Int, width: Int) -> ONNXModel {
         }
     }
 }
+
+/// x → Conv → Relu → `fine`; x → MaxPool → Resize to `sizes` → `coarse`, where `fineShape` is
+/// Shape(Conv's output): U²-Net's side outputs, resized to the size of a finer stage's tensor.
+private func sideOutputGraph() -> ONNXGraph {
+    var graph = ONNXGraph()
+    graph.inputs = [ONNXValueInfo(name: "x", shape: [1, 1, nil, nil])]
+    graph.outputs = [ONNXValueInfo(name: "fine", shape: []), ONNXValueInfo(name: "coarse", shape: [])]
+    let w = pseudoRandom([1, 1, 3, 3], seed: 60)
+    graph.initializers = [
+        ONNXTensor(name: "w", shape: w.shape, floats: w.scalars),
+        ONNXTensor(name: "roi", shape: [0], floats: []),
+        ONNXTensor(name: "scales", shape: [0], floats: []),
+    ]
+    graph.nodes = [
+        ONNXNode(opType: "Conv", inputs: ["x", "w"], outputs: ["c"], attributes: ["pads": ONNXAttribute(name: "pads", ints: [1, 1, 1, 1])]),
+        ONNXNode(opType: "Relu", inputs: ["c"], outputs: ["fine"]),
+        ONNXNode(opType: "Shape", inputs: ["c"], outputs: ["fineShape"]),
+        ONNXNode(opType: "MaxPool", inputs: ["x"], outputs: ["p"], attributes: [
+            "kernel_shape": ONNXAttribute(name: "kernel_shape", ints: [2, 2]),
+            "strides": ONNXAttribute(name: "strides", ints: [2, 2]),
+            "ceil_mode": ONNXAttribute(name: "ceil_mode", int: 1),
+        ]),
+        ONNXNode(opType: "Resize", inputs: ["p", "roi", "scales", "fineShape"], outputs: ["coarse"], attributes: [
+            "mode": ONNXAttribute(name: "mode", string: "linear"),
+            "coordinate_transformation_mode": ONNXAttribute(name: "coordinate_transformation_mode", string: "pytorch_half_pixel"),
+        ]),
+    ]
+    return graph
+}
+

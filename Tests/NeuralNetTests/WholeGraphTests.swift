@@ -52,4 +52,19 @@ import Testing
         let error = maxAbsDifference(actual.scalars, expected)
         #expect(error < 1e-3, "main output differs from ONNX Runtime by \(error)")
     }
+
+    @Test func aSideOutputAloneSkipsTheFinerDecoderStagesOnceTheSessionKnowsTheShapesAndGivesTheSameValues() async throws {
+        guard let network = await TestModel.shared.network() else { return }
+        #expect(network.shapesFollowInputShapes)
+        let session = InferenceSession(network: network, threads: 2)
+        let input = [network.inputNames[0]: referenceInput(size: 96)]
+        let all = try await session.run(input)
+        let everything = session.stepsRunInLastRun
+        let side = network.outputNames[3]
+        let alone = try await session.run(input, outputs: [side])
+        #expect(alone[side] == all[side])
+        // The 80 px side output is resized to the fused output's size, read from the first run:
+        // the 160 and 320 px decoder stages (about a third of the steps) are not run.
+        #expect(session.stepsRunInLastRun < everything * 3 / 4)
+    }
 }

@@ -20,6 +20,17 @@ public protocol SaliencyPredicting: Sendable {
 public protocol SaliencySession: AnyObject {
     /// As `SaliencyPredicting.saliency(of:)`.
     func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane
+
+    /// Where the salient regions are, at the same resolution as `saliency(of:)` but possibly from a
+    /// coarser, cheaper signal: good enough to tell which regions stand out, not to place their edges.
+    func coarseSaliency(of image: Image) async throws(SubjectExtractionError) -> Plane
+}
+
+extension SaliencySession {
+    /// By default a coarse look is a full one.
+    public func coarseSaliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+        try await saliency(of: image)
+    }
 }
 
 extension SaliencyPredicting {

@@ -12,7 +12,11 @@ import Raster
 /// composites no case got worse (mean alpha error 0.135 → 0.127).
 ///
 /// Measured at the network's own 320 px only: a smaller upside-down look (224–288 px) loses the
-/// effect (that composite stays object ∪ cup), so the two looks share one input size.
+/// effect (that composite stays object ∪ cup), so the two looks share one input size. The second
+/// look is a coarse one (`SaliencySession.coarseSaliency`: U²-Net's 80 px side output, a third of
+/// the network's work): which regions stand out is all it decides. Against the full second look it
+/// moved no case's IoU by more than 0.01 on the dev set and 30 other composites, and mean alpha
+/// error went 0.0381 → 0.0379 and 0.1269 → 0.1247.
 public struct UpsideDownConsensus: Sendable, Hashable {
     /// The second look runs only when the first look's salient area (saliency > 0.5) covers at
     /// least this fraction of the frame; above 1 it never runs.
@@ -38,7 +42,7 @@ public struct UpsideDownConsensus: Sendable, Hashable {
     public func apply(to first: Plane, of image: Image,
                       in looks: any SaliencySession) async throws(SubjectExtractionError) -> Plane {
         guard wantsSecondLook(at: first) else { return first }
-        var second = try await looks.saliency(of: Self.upsideDown(image)).upsideDown()
+        var second = try await looks.coarseSaliency(of: Self.upsideDown(image)).upsideDown()
         if second.width != first.width || second.height != first.height {
             second = second.resampled(width: first.width, height: first.height)
         }
