@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import Foundation
 import PackageDescription
 
 // Swift 6 language mode everywhere (complete strict concurrency), plus the "approachable
@@ -10,6 +11,23 @@ let concurrency: [SwiftSetting] = [
 ]
 // The UI-facing layers default to the main actor; library code stays nonisolated.
 let mainActorByDefault: [SwiftSetting] = concurrency + [.defaultIsolation(MainActor.self)]
+
+// The release CLI links the Swift runtime and Foundation statically: every `stickers` process
+// starts ~7 ms sooner (measured: `stickers --help` 19.6 → 12.7 ms, a palette 24.7 → 17.3 ms), the
+// dynamic binding of ~20 Swift libraries' symbols gone. The static FoundationNetworking (the APOD
+// client's URLSession) still needs libcurl, which it names as `-lcurl`: machines without libcurl's
+// development files have only libcurl.so.4, so Vendor/libcurl holds a `libcurl.so` link to it.
+// Where that library is missing the CLI is linked dynamically, as before.
+let curlLinks = Context.packageDirectory + "/Vendor/libcurl"
+let staticRuntime: [LinkerSetting] = FileManager.default.fileExists(atPath: curlLinks + "/libcurl.so")
+    ? [.unsafeFlags(["-static-stdlib", "-L" + curlLinks,
+                     // What the static Foundation modules would name in the objects had every target been
+                     // compiled against them (our modules name only -lFoundation…): one group, any order.
+                     "-Xlinker", "--start-group", "-lFoundationNetworking", "-l_CFURLSessionInterface", "-lFoundation",
+                     "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU",
+                     "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group", "-lcurl"],
+                    .when(platforms: [.linux], configuration: .release))]
+    : []
 
 let package = Package(
     name: "Stickers",
@@ -81,7 +99,8 @@ let package = Package(
                 "StickerApp", "StickerWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: mainActorByDefault
+            swiftSettings: mainActorByDefault,
+            linkerSettings: staticRuntime
         ),
         .executableTarget(
             name: "stickers-bench",
