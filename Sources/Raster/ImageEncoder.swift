@@ -3,7 +3,7 @@ import Foundation
 
 /// Encodes images as PNG (RGBA or 8-bit grey) and JPEG.
 public enum ImageEncoder {
-    /// An 8-bit RGBA PNG (Paeth filter, zlib's run-length strategy: see png_bands.c), on the calling
+    /// An 8-bit RGBA PNG (Paeth filter, run-length deflate: see png_bands.c), on the calling
     /// thread; `concurrentPNG(_:)` spreads a large one over the cores.
     public static func png(_ image: Image) throws(ImageCodecError) -> Data {
         try onePassPNG(image.pixels, width: image.width, height: image.height, channels: 4)

@@ -38,3 +38,55 @@ func anImageEncodedInBandsDecodesToTheSamePixels(bands: Int) async throws {
 @Test func anEmptyImageCannotBeEncodedInBands() async {
     await #expect(throws: ImageCodecError.self) { try await ImageEncoder.concurrentPNG(Image(width: 0, height: 0)) }
 }
+
+/// The deflate encoder behind every PNG (runs one byte or one pixel back, a Huffman code per block):
+/// content that exercises each of its paths must come back exactly.
+@Test(arguments: ["noise", "flat", "runs", "sparse", "skewed"])
+func contentOfEveryKindComesBackExactlyInOneBandOrSeveral(kind: String) async throws {
+    var generator = SeededGenerator(seed: 7)
+    let width = 173, height = 211  // 146 KB of RGBA rows: more than one 128 KiB deflate block
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    for i in pixels.indices {
+        switch kind {
+        case "noise": pixels[i] = UInt8.random(in: 0...255, using: &generator)
+        case "flat": pixels[i] = i % 4 == 3 ? 255 : 90
+        case "runs": pixels[i] = (i / 613) % 3 == 0 ? UInt8(i / 613 % 256) : 0            // long runs of equal bytes
+        case "sparse": pixels[i] = UInt8.random(in: 0...99, using: &generator) < 3 ? UInt8.random(in: 0...255, using: &generator) : 0
+        default: pixels[i] = UInt8(min(255, Int(-log2(Double.random(in: 1e-9...1, using: &generator)) * 9)))  // skewed: long codes
+        }
+    }
+    let image = Image(width: width, height: height, pixels: pixels)
+    #expect(try ImageDecoder.decode(ImageEncoder.png(image)) == image)
+    let banded = try await ImageEncoder.bandedPNG(pixels, width: width, height: height, channels: 4,
+                                                  maximumBands: 3, minimumBandBytes: 1)
+    #expect(try ImageDecoder.decode(banded) == image)
+    let mask = Mask(width: width, height: height * 4, values: pixels)
+    #expect(try ImageDecoder.decodeMask(ImageEncoder.png(mask)) == mask)
+}
+
+@Test func aRowLongerThanADeflateBlockComesBackExactly() throws {
+    // 40 000 RGBA pixels: one filtered row (160 KB) spans two blocks.
+    let image = TestImages.gradient(width: 40_000, height: 3)
+    #expect(try ImageDecoder.decode(ImageEncoder.png(image)) == image)
+}
+
+@Test func noiseTakesLittleMoreRoomThanItsBytes() throws {
+    // Incompressible blocks are stored, not inflated by a Huffman code.
+    var generator = SeededGenerator(seed: 11)
+    let pixels = (0..<(256 * 256 * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let png = try ImageEncoder.png(Image(width: 256, height: 256, pixels: pixels))
+    #expect(png.count < pixels.count + pixels.count / 100 + 256)
+}
+
+/// SplitMix64: the same pseudo-random bytes on every run.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
