@@ -34,12 +34,54 @@ static void paeth_filter(const uint8_t *restrict row, const uint8_t *restrict ab
         out[i] = (uint8_t)(row[i] - paeth(row[i - bpp], above[i], above[i - bpp]));
 }
 
+/// The band through zlib's run-length strategy, as it was written before fast_deflate.c: the
+/// baseline `stickers-bench png` measures our encoder against.
+static int deflate_rows_zlib(const uint8_t *pixels, size_t stride, int channels, int first_row, int end_row, int last,
+                             uint8_t **out, size_t *out_size, uint32_t *adler, sic_status *status) {
+    uint8_t *line = malloc(stride + 1);
+    z_stream z = {0};
+    if (!line || deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_RLE) != Z_OK) {
+        free(line);
+        return sic_set(status, SIC_OUT_OF_MEMORY, "no memory for a PNG band encoder");
+    }
+    size_t capacity = deflateBound(&z, (uLong)((stride + 1) * (size_t)(end_row - first_row))) + 64;
+    uint8_t *data = malloc(capacity);
+    if (!data) { deflateEnd(&z); free(line); return sic_set(status, SIC_OUT_OF_MEMORY, "no memory for a PNG band"); }
+    z.next_out = data;
+    z.avail_out = (uInt)capacity;
+    uLong sum = adler32(0L, Z_NULL, 0);
+    int result = Z_OK;
+    for (int y = first_row; y < end_row && result == Z_OK; y++) {
+        const uint8_t *row = pixels + (size_t)y * stride;
+        line[0] = 4;
+        paeth_filter(row, y > 0 ? row - stride : NULL, stride, (size_t)channels, line + 1);
+        sum = adler32(sum, line, (uInt)(stride + 1));
+        z.next_in = line;
+        z.avail_in = (uInt)(stride + 1);
+        result = deflate(&z, y + 1 < end_row ? Z_NO_FLUSH : (last ? Z_FINISH : Z_SYNC_FLUSH));
+        if (result == Z_STREAM_END) result = Z_OK;
+        if (z.avail_in != 0) result = Z_BUF_ERROR;
+    }
+    size_t produced = capacity - z.avail_out;
+    deflateEnd(&z);
+    free(line);
+    if (result != Z_OK) { free(data); return sic_set(status, SIC_ENCODE_FAILED, "deflate failed (%d)", result); }
+    *out = data;
+    *out_size = produced;
+    *adler = (uint32_t)sum;
+    return sic_ok(status);
+}
+
 int sic_png_deflate_rows(const uint8_t *pixels, int width, int channels, int first_row, int end_row, int last,
-                         uint8_t **out, size_t *out_size, uint32_t *adler, size_t *filtered_length,
+                         int zlib_baseline, uint8_t **out, size_t *out_size, uint32_t *adler, size_t *filtered_length,
                          sic_status *status) {
     if (width <= 0 || first_row < 0 || end_row <= first_row || (channels != 1 && channels != 4))
         return sic_set(status, SIC_ENCODE_FAILED, "cannot encode rows %d..<%d of a %d-wide image", first_row, end_row, width);
     size_t stride = (size_t)width * (size_t)channels, rows = (size_t)(end_row - first_row);
+    if (zlib_baseline) {
+        *filtered_length = (stride + 1) * rows;
+        return deflate_rows_zlib(pixels, stride, channels, first_row, end_row, last, out, out_size, adler, status);
+    }
     uint8_t *line = malloc(stride + 1);
     sic_deflater deflater;
     if (!line || !sic_deflater_init(&deflater, (size_t)channels, (stride + 1) * rows)) {

@@ -97,21 +97,30 @@ extension ImageEncoder {
     }
 
     /// The whole image as one band.
-    private static func onePassPNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int) throws(ImageCodecError) -> Data {
+    private static func onePassPNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int,
+                                   zlibBaseline: Bool = false) throws(ImageCodecError) -> Data {
         try checkEncodable(pixels, width: width, height: height, channels: channels)
-        let band = try deflateBand(pixels, width: width, channels: channels, rows: 0..<height, last: true)
+        let band = try deflateBand(pixels, width: width, channels: channels, rows: 0..<height, last: true,
+                                   zlibBaseline: zlibBaseline)
         return try assemble([band], width: width, height: height, channels: channels)
     }
 
+    /// As `png(_:)` on one core, deflated by zlib's run-length strategy instead of our encoder: the
+    /// baseline of `stickers-bench png`.
+    @_spi(Benchmarks)
+    public static func pngThroughZlib(_ image: Image) throws(ImageCodecError) -> Data {
+        try onePassPNG(image.pixels, width: image.width, height: image.height, channels: 4, zlibBaseline: true)
+    }
+
     private static func deflateBand(_ pixels: [UInt8], width: Int, channels: Int, rows: Range<Int>,
-                                    last: Bool) throws(ImageCodecError) -> Band {
+                                    last: Bool, zlibBaseline: Bool = false) throws(ImageCodecError) -> Band {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0, filteredLength = 0
         var adler: UInt32 = 0
         var status = sic_status()
         _ = pixels.withUnsafeBufferPointer {
             sic_png_deflate_rows($0.baseAddress, Int32(width), Int32(channels), Int32(rows.lowerBound), Int32(rows.upperBound),
-                                 last ? 1 : 0, &output, &size, &adler, &filteredLength, &status)
+                                 last ? 1 : 0, zlibBaseline ? 1 : 0, &output, &size, &adler, &filteredLength, &status)
         }
         guard status.code == SIC_OK, let output else { throw status.error() }
         let data = Data(bytesNoCopy: output, count: size, deallocator: .custom { pointer, _ in sic_free(pointer) })

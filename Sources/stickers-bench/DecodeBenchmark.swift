@@ -48,7 +48,7 @@ let decodeSuite = BenchmarkSuite(
 }
 
 /// Samples/ of the package this executable was built from (or of the working directory).
-private func samplesFolder() -> URL {
+func samplesFolder() -> URL {
     let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Samples").standardizedFileURL
     if FileManager.default.fileExists(atPath: fromSource.path) { return fromSource }

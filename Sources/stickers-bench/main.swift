@@ -9,6 +9,7 @@ let suites: [BenchmarkSuite] = [
     inferenceSuite,
     paletteSuite,
     pipelineSuite,
+    pngSuite,
     stickerSuite,
 ]
 

@@ -86,8 +86,9 @@ int sic_png_finish(sic_decoder *decoder, uint8_t *pixels, sic_status *status);
 /// [first_row, end_row) Paeth-filtered (the row above first_row is read from `pixels`) and deflated
 /// into a raw deflate stream ending on a byte boundary, or finished when `last` is 1. Reports the
 /// Adler-32 and length of the band's filtered bytes for sic_png_assemble. `*out` is malloc'd.
+/// `zlib_baseline` 1 deflates with zlib's run-length strategy instead of our encoder (benchmarks).
 int sic_png_deflate_rows(const uint8_t *pixels, int width, int channels, int first_row, int end_row, int last,
-                         uint8_t **out, size_t *out_size, uint32_t *adler, size_t *filtered_length,
+                         int zlib_baseline, uint8_t **out, size_t *out_size, uint32_t *adler, size_t *filtered_length,
                          sic_status *status);
 
 /// The PNG file of `count` bands from sic_png_deflate_rows, in row order. `*out` is malloc'd.
