@@ -17,10 +17,11 @@ let mainActorByDefault: [SwiftSetting] = concurrency + [.defaultIsolation(MainAc
 // dynamic binding of ~20 Swift libraries' symbols gone. The static FoundationNetworking (the APOD
 // client's URLSession) still needs libcurl, which it names as `-lcurl`: machines without libcurl's
 // development files have only libcurl.so.4, so Vendor/libcurl holds a `libcurl.so` link to it.
-// Where that library is missing the CLI is linked dynamically, as before.
+// Where that library is missing the CLI is linked dynamically, as before. lld rather than gold:
+// gold warns that the static Foundation uses mktemp (a glibc link-time note, not our code).
 let curlLinks = Context.packageDirectory + "/Vendor/libcurl"
 let staticRuntime: [LinkerSetting] = FileManager.default.fileExists(atPath: curlLinks + "/libcurl.so")
-    ? [.unsafeFlags(["-static-stdlib", "-L" + curlLinks,
+    ? [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-L" + curlLinks,
                      // What the static Foundation modules would name in the objects had every target been
                      // compiled against them (our modules name only -lFoundation…): one group, any order.
                      "-Xlinker", "--start-group", "-lFoundationNetworking", "-l_CFURLSessionInterface", "-lFoundation",
@@ -93,10 +94,12 @@ let package = Package(
             ],
             swiftSettings: concurrency
         ),
+        // mallopt for the one-shot commands (see AllocatorTuning.swift): Glibc's Swift module lacks <malloc.h>.
+        .target(name: "CAllocatorTuning"),
         .executableTarget(
             name: "stickers",
             dependencies: [
-                "StickerApp", "StickerWeb",
+                "StickerApp", "StickerWeb", "CAllocatorTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: mainActorByDefault,

@@ -34,6 +34,7 @@ struct PaletteCommand: AsyncParsableCommand {
     }
 
     @MainActor func run() async throws {
+        AllocatorTuning.keepFreedMemoryForReuse()
         let url = URL(fileURLWithPath: image)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: image, isDirectory: &isFolder), isFolder.boolValue {

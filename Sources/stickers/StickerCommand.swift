@@ -37,6 +37,7 @@ struct StickerCommand: AsyncParsableCommand {
     }
 
     @MainActor func run() async throws {
+        AllocatorTuning.keepFreedMemoryForReuse()
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
             throw fail("cannot read \(image): \(error.localizedDescription)", ExitStatus.ioError)

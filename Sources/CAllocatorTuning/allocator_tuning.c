@@ -1,0 +1,14 @@
+#include "allocator_tuning.h"
+#include <limits.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int stickers_keep_freed_memory_for_reuse(void) {
+#if defined(__GLIBC__)
+    // 32 MiB is the largest threshold glibc accepts on 64-bit (HEAP_MAX_SIZE / 2).
+    return mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1 && mallopt(M_TRIM_THRESHOLD, INT_MAX) == 1;
+#else
+    return 0;
+#endif
+}
