@@ -48,9 +48,11 @@ let package = Package(
     targets: [
         // libjpeg-turbo and libpng report fatal errors by longjmp/exit; this small C target puts a
         // setjmp around every call so Swift receives an error code instead of a dead process.
+        // x86-64-v3 like the Swift kernels: the PNG filter and deflate loops vectorise with AVX2
+        // (`stickers-bench png`: our encoder 325 → 279 ms on a 20 MP image, bytes unchanged).
         .target(
             name: "CImageCodecs",
-            cSettings: [.unsafeFlags(["-I/usr/include/libpng16"])],
+            cSettings: [.unsafeFlags(["-I/usr/include/libpng16"]), .unsafeFlags(["-march=haswell"], .when(platforms: [.linux]))],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .target(name: "Raster", dependencies: ["CImageCodecs"], swiftSettings: concurrency),
