@@ -25,10 +25,11 @@ public struct U2NetSaliency: SaliencyPredicting {
     static let mean: [Float] = [0.485, 0.456, 0.406]
     static let standardDeviation: [Float] = [0.229, 0.224, 0.225]
 
-    /// The network's input tensor for `image`: 1×3×side×side.
-    func inputTensor(for image: Image) -> Tensor {
+    /// The network's input tensor for `image`: 1×3×side×side, resampled in `threads` row bands (it
+    /// sits before each look, with the other core idle: 800×600 → 320 px 5.5 → 3.5 ms).
+    func inputTensor(for image: Image) async -> Tensor {
         let side = inputSide
-        let planes = ColorPlanes.resampled(image, width: side, height: side)
+        let planes = await ColorPlanes.resampled(image, width: side, height: side, bands: max(1, threads))
         let peak = max(1e-6, max(planes.red.max() ?? 0, planes.green.max() ?? 0, planes.blue.max() ?? 0))
         var scalars = [Float](repeating: 0, count: 3 * side * side)
         for (c, plane) in [planes.red, planes.green, planes.blue].enumerated() {
@@ -57,7 +58,8 @@ public struct U2NetSaliency: SaliencyPredicting {
         }
         let outputs: [String: Tensor]
         do {
-            outputs = try await session.run([inputName: inputTensor(for: image)], outputs: [outputName])
+            let input = await inputTensor(for: image)
+            outputs = try await session.run([inputName: input], outputs: [outputName])
         } catch {
             throw .modelFailed(error.description)
         }
