@@ -44,6 +44,7 @@ static int deflate_rows_zlib(const uint8_t *pixels, size_t stride, int channels,
         free(line);
         return sic_set(status, SIC_OUT_OF_MEMORY, "no memory for a PNG band encoder");
     }
+    // deflateBound covers a finished stream; a sync flush adds at most a few bytes more.
     size_t capacity = deflateBound(&z, (uLong)((stride + 1) * (size_t)(end_row - first_row))) + 64;
     uint8_t *data = malloc(capacity);
     if (!data) { deflateEnd(&z); free(line); return sic_set(status, SIC_OUT_OF_MEMORY, "no memory for a PNG band"); }
@@ -53,14 +54,14 @@ static int deflate_rows_zlib(const uint8_t *pixels, size_t stride, int channels,
     int result = Z_OK;
     for (int y = first_row; y < end_row && result == Z_OK; y++) {
         const uint8_t *row = pixels + (size_t)y * stride;
-        line[0] = 4;
+        line[0] = 4;  // Paeth
         paeth_filter(row, y > 0 ? row - stride : NULL, stride, (size_t)channels, line + 1);
         sum = adler32(sum, line, (uInt)(stride + 1));
         z.next_in = line;
         z.avail_in = (uInt)(stride + 1);
         result = deflate(&z, y + 1 < end_row ? Z_NO_FLUSH : (last ? Z_FINISH : Z_SYNC_FLUSH));
         if (result == Z_STREAM_END) result = Z_OK;
-        if (z.avail_in != 0) result = Z_BUF_ERROR;
+        if (z.avail_in != 0) result = Z_BUF_ERROR;  // the output was sized to hold everything
     }
     size_t produced = capacity - z.avail_out;
     deflateEnd(&z);
