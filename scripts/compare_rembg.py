@@ -34,8 +34,10 @@ for _ in range(args.rounds):
         times['rembg'][c].append((time.perf_counter() - t) * 1000)
         for b in binaries:
             t = time.perf_counter()
-            subprocess.run([b, 'sticker', c + '.jpg', '-o', os.path.join(out, 's.png'), '--mask', os.path.join(out, 'm.png')],
-                           capture_output=True)
+            r = subprocess.run([b, 'sticker', c + '.jpg', '-o', os.path.join(out, 's.png'), '--mask', os.path.join(out, 'm.png')],
+                               capture_output=True)
+            if r.returncode not in (0, 65):  # 65: no clear subject, a valid answer for 011–013
+                sys.exit(f'{b} failed on {c}.jpg (exit {r.returncode}): {r.stderr.decode()[:300]}')
             times[b][c].append((time.perf_counter() - t) * 1000)
 
 median = lambda name, c: statistics.median(times[name][c])

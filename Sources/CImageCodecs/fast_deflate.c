@@ -12,6 +12,11 @@
 #include <string.h>
 #include "fast_deflate.h"
 
+// Word loads and the bit writer's word stores assume deflate's byte order is the CPU's.
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "fast_deflate.c assumes a little-endian CPU"
+#endif
+
 enum { BLOCK_BYTES = 128 * 1024, MAX_MATCH = 258, LITERALS = 286, DISTANCES = 30, CODE_LENGTHS = 19 };
 
 static const uint16_t length_base[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,

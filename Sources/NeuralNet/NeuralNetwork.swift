@@ -185,7 +185,8 @@ public struct NeuralNetwork: Sendable {
                 for case .resized(_, _, let scales, let sizes) in step.parts {
                     shapeSetting += [scales, sizes].compactMap { $0 }.map { step.inputs[$0] }
                 }
-            default: break
+            // Every operator named: a new one must say whether its inputs' values set its output's shape.
+            case .constant, .identity, .shape, .gather, .cast, .concat, .relu, .sigmoid, .binary, .maxPool: break
             }
             guard shapeSetting.allSatisfy({ $0.map(fromShapes.contains) ?? true }) else { return false }
             switch step.operation {
@@ -193,7 +194,7 @@ public struct NeuralNetwork: Sendable {
                 fromShapes.insert(step.output)
             case .gather, .unsqueeze, .slice, .cast, .concat, .binary, .identity:
                 if step.inputs.allSatisfy({ $0.map(fromShapes.contains) ?? true }) { fromShapes.insert(step.output) }
-            default: break
+            case .constant, .relu, .sigmoid, .maxPool, .resize, .conv: break
             }
         }
         return true

@@ -50,6 +50,10 @@ struct ColorPlanes: Sendable {
         let h = r.horizontal, v = r.vertical, width = r.toWidth
         let sourceWidth = image.width
         // The source rows these output rows read, each resampled horizontally (RGB interleaved).
+        // Taps' first source rows never decrease with the output row, so the band's first row reads
+        // the lowest one.
+        precondition(rows.isEmpty || rows.dropFirst().allSatisfy { v.start[$0] >= v.start[rows.lowerBound] },
+                     "resampling taps out of order")
         let firstSource = rows.isEmpty ? 0 : v.start[rows.lowerBound]
         let endSource = rows.reduce(firstSource) { max($0, v.start[$1] + v.count[$1]) }
         let sourceRows = endSource - firstSource

@@ -53,7 +53,7 @@ public struct U2NetSaliency: SaliencyPredicting {
     func saliency(of image: Image, in session: InferenceSession, output: Int = 0) async throws(SubjectExtractionError) -> Plane {
         guard image.width > 0 && image.height > 0 else { throw .emptyImage }
         guard let inputName = network.inputNames.first,
-              let outputName = network.outputNames.dropFirst(output).first ?? network.outputNames.first else {
+              let outputName = network.outputNames.dropFirst(max(0, output)).first ?? network.outputNames.first else {
             throw .modelFailed("the network declares no input or output")
         }
         let outputs: [String: Tensor]
