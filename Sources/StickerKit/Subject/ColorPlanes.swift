@@ -27,17 +27,11 @@ struct ColorPlanes: Sendable {
         self.init(width: image.width, height: image.height, red: r, green: g, blue: b)
     }
 
-    /// The image resampled to `width`×`height` (area average when shrinking, bilinear when growing).
-    /// Each source row is resampled horizontally once, then the columns: a 12 MP photo never exists
-    /// as floats at full size. (Weighting each output row's source rows horizontally again cost
-    /// ~10 ms for the network's 320 px input, on the critical path before the first look.)
-    static func resampled(_ image: Image, width: Int, height: Int) -> ColorPlanes {
-        let r = Resampler(fromWidth: image.width, fromHeight: image.height, toWidth: width, toHeight: height)
-        return resampledRows(image, r, rows: 0..<height)
-    }
-
-    /// As `resampled(_:width:height:)`, the output rows in `bands` row bands on parallel child tasks
-    /// (each band resamples horizontally just the source rows it reads): the same values.
+    /// The image resampled to `width`×`height` (area average when shrinking, bilinear when growing),
+    /// the output rows in `bands` row bands on parallel child tasks. Each band resamples
+    /// horizontally just the source rows it reads, once, then the columns: a 12 MP photo never
+    /// exists as floats at full size. (Weighting each output row's source rows horizontally again
+    /// cost ~10 ms for the network's 320 px input, on the critical path before the first look.)
     static func resampled(_ image: Image, width: Int, height: Int, bands: Int) async -> ColorPlanes {
         let r = Resampler(fromWidth: image.width, fromHeight: image.height, toWidth: width, toHeight: height)
         let parts = await concurrentMap(rowBands(height, count: bands)) { resampledRows(image, r, rows: $0) }
