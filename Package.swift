@@ -1,5 +1,4 @@
 // swift-tools-version: 6.2
-import Foundation
 import PackageDescription
 
 // Swift 6 language mode everywhere (complete strict concurrency), plus the "approachable
@@ -15,20 +14,20 @@ let mainActorByDefault: [SwiftSetting] = concurrency + [.defaultIsolation(MainAc
 // The release CLI links the Swift runtime and Foundation statically: every `stickers` process
 // starts ~7 ms sooner (measured: `stickers --help` 19.6 → 12.7 ms, a palette 24.7 → 17.3 ms), the
 // dynamic binding of ~20 Swift libraries' symbols gone. The static FoundationNetworking (the APOD
-// client's URLSession) still needs libcurl, which it names as `-lcurl`: machines without libcurl's
-// development files have only libcurl.so.4, so Vendor/libcurl holds a `libcurl.so` link to it.
-// Where that library is missing the CLI is linked dynamically, as before. lld rather than gold:
-// gold warns that the static Foundation uses mktemp (a glibc link-time note, not our code).
-let curlLinks = Context.packageDirectory + "/Vendor/libcurl"
-let staticRuntime: [LinkerSetting] = FileManager.default.fileExists(atPath: curlLinks + "/libcurl.so")
-    ? [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-L" + curlLinks,
-                     // What the static Foundation modules would name in the objects had every target been
-                     // compiled against them (our modules name only -lFoundation…): one group, any order.
-                     "-Xlinker", "--start-group", "-lFoundationNetworking", "-l_CFURLSessionInterface", "-lFoundation",
-                     "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU",
-                     "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group", "-lcurl"],
-                    .when(platforms: [.linux], configuration: .release))]
-    : []
+// client's URLSession) calls libcurl: CLazyCurl defines those calls in that build only, binding
+// libcurl.so.4 at the first network call, so libcurl's ~30 libraries are not loaded by every
+// process (another ~4 ms) and no libcurl development files are needed to link. lld rather than
+// gold: gold warns that the static Foundation uses mktemp (a glibc link-time note, not our code).
+let staticRuntime: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-use-ld=lld",
+                  // What the static Foundation modules would name in the objects had every target been
+                  // compiled against them (our modules name only -lFoundation…): one group, any order.
+                  "-Xlinker", "--start-group", "-lFoundationNetworking", "-l_CFURLSessionInterface", "-lFoundation",
+                  "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU",
+                  "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group", "-ldl"],
+                 .when(platforms: [.linux], configuration: .release)),
+]
+let lazyCurl: [CSetting] = [.define("STICKERS_LAZY_CURL", .when(platforms: [.linux], configuration: .release))]
 
 let package = Package(
     name: "Stickers",
@@ -98,10 +97,12 @@ let package = Package(
         ),
         // mallopt for the one-shot commands (see AllocatorTuning.swift): Glibc's Swift module lacks <malloc.h>.
         .target(name: "CAllocatorTuning"),
+        // libcurl bound at the first network call in the static release CLI (see staticRuntime).
+        .target(name: "CLazyCurl", cSettings: lazyCurl),
         .executableTarget(
             name: "stickers",
             dependencies: [
-                "StickerApp", "StickerWeb", "CAllocatorTuning",
+                "StickerApp", "StickerWeb", "CAllocatorTuning", "CLazyCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: mainActorByDefault,
