@@ -48,15 +48,17 @@ public struct NeuralNetwork: Sendable {
 
     /// Decodes an ONNX model (the bytes of a .onnx file).
     public init(onnx data: Data) throws(ModelError) {
-        try self.init(model: ONNXModel(bytes: [UInt8](data)))
+        // Parsed in place (a mapped file is not copied first); the model keeps copies of its values.
+        let model = data.withUnsafeBytes { raw in Result { () throws(ModelError) in try ONNXModel(bytes: raw) } }
+        try self.init(model: model.get())
     }
 
     /// Reads and decodes an ONNX model file.
     public init(contentsOf url: URL) throws(ModelError) {
         let data: Data
-        // Mapped rather than read: the bytes are copied once into the parser's array, not twice
-        // (4.5 MB of fresh pages less per process). Safe because the model cache replaces files by
-        // renaming, never rewriting one in place.
+        // Mapped rather than read, and parsed in place: the weights are copied once, into the
+        // tensors (9 MB of fresh pages less per process than reading, then copying to an array).
+        // Safe because the model cache replaces files by renaming, never rewriting one in place.
         do { data = try Data(contentsOf: url, options: .alwaysMapped) } catch {
             throw .unreadable("\(url.path): \(error.localizedDescription)")
         }

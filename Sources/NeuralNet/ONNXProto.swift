@@ -11,7 +11,8 @@ struct ONNXModel: Sendable {
         self.graph = graph
     }
 
-    init(bytes: [UInt8]) throws(ModelError) {
+    /// Decodes a model file's bytes, keeping copies of what it needs (not the bytes themselves).
+    init(bytes: UnsafeRawBufferPointer) throws(ModelError) {
         var reader = ProtobufReader(bytes: bytes)
         var sawGraph = false
         while let (number, type) = try reader.nextField() {
@@ -154,7 +155,9 @@ struct ONNXTensor: Sendable {
     var int64Data: [Int64] = []
     var int32Data: [Int64] = []
     var doubleData: [Double] = []
-    var rawData: ArraySlice<UInt8> = []
+    /// Raw little-endian values, except a float tensor's, which go to `floatData` as they are read
+    /// (one copy, straight from the file's bytes) when the data type came first, as writers order it.
+    var rawData: [UInt8] = []
     var isExternal = false
 
     /// A float initializer (for tests and graphs built in code).
@@ -182,7 +185,17 @@ struct ONNXTensor: Sendable {
             case (5, _): try reader.readInt64s(type, into: &int32Data)
             case (7, _): try reader.readInt64s(type, into: &int64Data)
             case (8, .lengthDelimited): name = try reader.readString()
-            case (9, .lengthDelimited): rawData = reader.bytes[try reader.readLengthDelimited()]
+            case (9, .lengthDelimited):
+                let raw = try reader.readBytes()
+                if dataType == DataType.float.rawValue && floatData.isEmpty && raw.count % 4 == 0 {
+                    // ONNX stores raw data little-endian, as every CPU we run on is: a plain copy.
+                    floatData = [Float](unsafeUninitializedCapacity: raw.count / 4) { out, initialized in
+                        UnsafeMutableRawBufferPointer(out).copyMemory(from: raw)
+                        initialized = raw.count / 4
+                    }
+                } else {
+                    rawData = [UInt8](raw)
+                }
             case (10, .lengthDelimited):
                 var packed = try reader.readMessage()
                 while !packed.isAtEnd { doubleData.append(Double(bitPattern: try packed.readFixed64())) }

@@ -6,22 +6,26 @@
 
 /// Reads fields from a byte range of a protobuf message. Every read is bounds-checked and throws
 /// `ModelError.malformed` instead of trapping on truncated or hostile input.
+///
+/// The bytes are borrowed: a reader lives only inside the `withUnsafeBytes` call that lends them
+/// (one whole parse), and what the parse keeps is copied out. So a memory-mapped model file is read
+/// in place instead of being copied into an array first (4.5 MB of fresh pages, ~3 ms a process).
 struct ProtobufReader {
     enum WireType: UInt64 {
         case varint = 0, fixed64 = 1, lengthDelimited = 2, fixed32 = 5
     }
 
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     private(set) var position: Int
     let end: Int
 
-    init(bytes: [UInt8]) {
+    init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         self.position = 0
         self.end = bytes.count
     }
 
-    init(bytes: [UInt8], range: Range<Int>) {
+    init(bytes: UnsafeRawBufferPointer, range: Range<Int>) {
         self.bytes = bytes
         self.position = range.lowerBound
         self.end = range.upperBound
@@ -92,7 +96,12 @@ struct ProtobufReader {
 
     mutating func readString() throws(ModelError) -> String {
         let range = try readLengthDelimited()
-        return String(decoding: bytes[range], as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// The bytes of a length-delimited field, valid as long as the reader's.
+    mutating func readBytes() throws(ModelError) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[try readLengthDelimited()])
     }
 
     /// A reader for the sub-message that follows.

@@ -254,21 +254,27 @@ private func decoderModel(height: Int, width: Int) -> ONNXModel {
 @Suite struct ProtobufReaderTests {
     @Test func readsVarintsPackedAndUnpackedRepeatedFields() throws {
         // field 1 varint 300; field 8 packed [1, 2]; field 8 unpacked 3.
-        var reader = ProtobufReader(bytes: [0x08, 0xAC, 0x02, 0x42, 0x02, 0x01, 0x02, 0x40, 0x03])
+        let bytes: [UInt8] = [0x08, 0xAC, 0x02, 0x42, 0x02, 0x01, 0x02, 0x40, 0x03]
         var ints: [Int64] = []
         var first: UInt64 = 0
-        while let (number, type) = try reader.nextField() {
-            if number == 1 { first = try reader.readVarint() } else { try reader.readInt64s(type, into: &ints) }
+        try bytes.withUnsafeBytes { raw in
+            var reader = ProtobufReader(bytes: raw)
+            while let (number, type) = try reader.nextField() {
+                if number == 1 { first = try reader.readVarint() } else { try reader.readInt64s(type, into: &ints) }
+            }
         }
         #expect(first == 300)
         #expect(ints == [1, 2, 3])
     }
 
     @Test func aLengthPastTheEndIsMalformed() {
-        var reader = ProtobufReader(bytes: [0x0A, 0x05, 0x01])
+        let bytes: [UInt8] = [0x0A, 0x05, 0x01]
         #expect(throws: ModelError.self) {
-            _ = try reader.nextField()
-            _ = try reader.readLengthDelimited()
+            try bytes.withUnsafeBytes { raw in
+                var reader = ProtobufReader(bytes: raw)
+                _ = try reader.nextField()
+                _ = try reader.readLengthDelimited()
+            }
         }
     }
 }
