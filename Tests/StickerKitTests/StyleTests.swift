@@ -20,6 +20,45 @@ import Raster
     }
 }
 
+@Test(arguments: [1, 2, 3, 5])
+func distanceTransformInBandsMatchesTheSerialOne(bands: Int) async {
+    let w = 41, h = 29
+    var seed: UInt32 = 11
+    var features = [Bool](repeating: false, count: w * h)
+    for i in 0..<(w * h) { seed = seed &* 1664525 &+ 1013904223; features[i] = seed >> 29 == 0 }
+    let serial = DistanceTransform.squaredDistances(width: w, height: h) { features[$0] }
+    #expect(await DistanceTransform.squaredDistances(width: w, height: h, features: features, bands: bands) == serial)
+    let none = [Bool](repeating: false, count: w * h)
+    #expect(await DistanceTransform.squaredDistances(width: w, height: h, features: none, bands: bands)
+            .allSatisfy { $0 == .infinity })
+}
+
+@Test func aGridCellIsSolidWhenAnyOfItsPixelsIsAtLeastHalfOpaque() {
+    // Scattered opaque pixels on a coarse grid (3×3 canvas pixels per cell, a margin not a multiple of 3).
+    var cutOut = Image(width: 50, height: 31)
+    var seed: UInt32 = 5
+    for y in 0..<31 {
+        for x in 0..<50 {
+            seed = seed &* 1664525 &+ 1013904223
+            cutOut[x, y] = RGBA8(r: 0, g: 0, b: 0, a: seed >> 28 == 0 ? 128 : 127)
+        }
+    }
+    var renderer = StickerRenderer(style: StickerStyle(outlineWidth: 5), cutOut: cutOut)
+    renderer.maximumGridSide = 24
+    let grid = StickerRenderer.Layers.Grid(renderer)!
+    #expect(grid.step == 3 && grid.margin % 3 != 0)
+    var expected = [Bool](repeating: false, count: grid.width * grid.height)
+    for y in 0..<31 {
+        for x in 0..<50 where cutOut[x, y].a >= 128 {
+            expected[(y + grid.margin) / grid.step * grid.width + (x + grid.margin) / grid.step] = true
+        }
+    }
+    #expect(StickerRenderer.Layers.solidCells(of: cutOut, on: grid, rows: 0..<grid.height) == expected)
+    let split = grid.height / 3
+    #expect(StickerRenderer.Layers.solidCells(of: cutOut, on: grid, rows: 0..<split)
+            + StickerRenderer.Layers.solidCells(of: cutOut, on: grid, rows: split..<grid.height) == expected)
+}
+
 /// A red opaque square cut-out of `side` pixels.
 private func square(_ side: Int) -> Image {
     Image(width: side, height: side, fill: RGBA8(r: 200, g: 0, b: 0, a: 255))

@@ -27,6 +27,43 @@ enum DistanceTransform {
         return d
     }
 
+    /// As `squaredDistances(width:height:isFeature:)`, with the columns pass and then the rows pass
+    /// each split into `bands` ranges on parallel child tasks (the outline of a 12 MP sticker: a
+    /// 1024-cell grid). Each band writes only its own array; the column bands are read back by row.
+    static func squaredDistances(width: Int, height: Int, features: [Bool], bands: Int) async -> [Float] {
+        guard width > 0, height > 0 else { return [] }
+        let columnBands = rowBands(width, count: bands)
+        let columnParts = await concurrentMap(columnBands) { columns in
+            // This band's columns transformed, stored row by row: part[y · columns.count + x − lower].
+            var part = [Float](repeating: 0, count: height * columns.count)
+            var f = [Float](repeating: 0, count: height), out = f
+            var v = [Int](repeating: 0, count: height), z = [Float](repeating: 0, count: height + 1)
+            for x in columns {
+                for y in 0..<height { f[y] = features[y * width + x] ? 0 : .infinity }
+                transform1D(&f, count: height, into: &out, v: &v, z: &z)
+                let column = x - columns.lowerBound
+                for y in 0..<height { part[y * columns.count + column] = out[y] }
+            }
+            return part
+        }
+        let rowParts = await concurrentMap(rowBands(height, count: bands)) { rows in
+            var part = [Float](repeating: 0, count: rows.count * width)
+            var f = [Float](repeating: 0, count: width), out = f
+            var v = [Int](repeating: 0, count: width), z = [Float](repeating: 0, count: width + 1)
+            for y in rows {
+                for (columns, columnPart) in zip(columnBands, columnParts) {
+                    let from = y * columns.count
+                    for x in columns { f[x] = columnPart[from + x - columns.lowerBound] }
+                }
+                transform1D(&f, count: width, into: &out, v: &v, z: &z)
+                let to = (y - rows.lowerBound) * width
+                for x in 0..<width { part[to + x] = out[x] }
+            }
+            return part
+        }
+        return joinedBands(rowParts)
+    }
+
     /// One dimension: out[q] = min over p of (q - p)² + f[p]. Infinite samples are skipped.
     private static func transform1D(_ f: inout [Float], count n: Int, into out: inout [Float],
                                      v: inout [Int], z: inout [Float]) {

@@ -9,13 +9,24 @@ struct StickerRenderer {
     var maximumGridSide = 1024
 
     func render() -> Image {
-        guard let layers = Layers(self) else { return padded(margin: margin) }
+        guard let grid = Layers.Grid(self) else { return padded(margin: margin) }
+        let solid = Layers.solidCells(of: cutOut, on: grid, rows: 0..<grid.height)
+        let squared = DistanceTransform.squaredDistances(width: grid.width, height: grid.height) { solid[$0] }
+        let layers = Layers(self, grid: grid, squaredDistances: squared)
         return Image(width: layers.width, height: layers.height, pixels: layers.composite(rows: 0..<layers.height))
     }
 
-    /// As `render()`, the canvas composited in `bands` row bands on parallel child tasks.
+    /// As `render()`, the distance field and the canvas computed in `bands` bands on parallel child
+    /// tasks.
     func render(bands: Int) async -> Image {
-        guard let layers = Layers(self) else { return padded(margin: margin) }
+        guard let grid = Layers.Grid(self) else { return padded(margin: margin) }
+        let cutOut = cutOut
+        let solidParts = await concurrentMap(rowBands(grid.height, count: bands)) {
+            Layers.solidCells(of: cutOut, on: grid, rows: $0)
+        }
+        let squared = await DistanceTransform.squaredDistances(width: grid.width, height: grid.height,
+                                                               features: joinedBands(solidParts), bands: bands)
+        let layers = Layers(self, grid: grid, squaredDistances: squared)
         let parts = await concurrentMap(rowBands(layers.height, count: bands)) { layers.composite(rows: $0) }
         return Image(width: layers.width, height: layers.height, pixels: joinedBands(parts))
     }
@@ -44,27 +55,61 @@ struct StickerRenderer {
         let rows: GridPlane.Axis
         let shadowRows: GridPlane.Axis
 
-        /// Nil when there is neither outline nor shadow (the cut-out is only padded).
-        init?(_ renderer: StickerRenderer) {
-            let style = renderer.style, cutOut = renderer.cutOut
-            let outline = renderer.outlineWidth, blur = renderer.shadowBlur, offset = renderer.shadowOffset
-            let margin = renderer.margin
-            let width = cutOut.width + 2 * margin, height = cutOut.height + 2 * margin
-            guard outline > 0 || style.shadow != nil else { return nil }
+        /// The coarse grid of the distance field and the shadow: one cell per `step`×`step` canvas
+        /// pixels. Nil when there is neither outline nor shadow (the cut-out is only padded).
+        struct Grid: Sendable {
+            let step: Int
+            let width: Int
+            let height: Int
+            /// The cut-out's offset in the canvas.
+            let margin: Int
 
-            // The grid: one cell per `step`×`step` canvas pixels.
-            let step = max(1, (max(width, height) + renderer.maximumGridSide - 1) / renderer.maximumGridSide)
-            let gw = (width + step - 1) / step, gh = (height + step - 1) / step
-            var solid = [Bool](repeating: false, count: gw * gh)
+            init?(_ renderer: StickerRenderer) {
+                guard renderer.outlineWidth > 0 || renderer.style.shadow != nil else { return nil }
+                margin = renderer.margin
+                let canvasWidth = renderer.cutOut.width + 2 * margin, canvasHeight = renderer.cutOut.height + 2 * margin
+                step = max(1, (max(canvasWidth, canvasHeight) + renderer.maximumGridSide - 1) / renderer.maximumGridSide)
+                width = (canvasWidth + step - 1) / step
+                height = (canvasHeight + step - 1) / step
+            }
+        }
+
+        /// Grid rows `rows` (row-major, `grid.width` per row): whether a cell covers a pixel of the
+        /// cut-out at least half opaque. Each cell scans only its own pixels and stops at the first
+        /// one (no division per pixel), so bands of rows run independently.
+        static func solidCells(of cutOut: Image, on grid: Grid, rows: Range<Int>) -> [Bool] {
+            var solid = [Bool](repeating: false, count: rows.count * grid.width)
+            let step = grid.step, margin = grid.margin, cw = cutOut.width
             cutOut.pixels.withUnsafeBufferPointer { px in
-                for y in 0..<cutOut.height {
-                    let gy = (y + margin) / step
-                    for x in 0..<cutOut.width where px[(y * cutOut.width + x) * 4 + 3] >= 128 {
-                        solid[gy * gw + (x + margin) / step] = true
+                solid.withUnsafeMutableBufferPointer { cells in
+                    for gy in rows {
+                        // The cut-out rows and columns a cell covers: canvas [g·step, (g+1)·step) − margin.
+                        let y0 = max(0, gy * step - margin), y1 = min(cutOut.height, (gy + 1) * step - margin)
+                        guard y0 < y1 else { continue }
+                        let rowCells = (gy - rows.lowerBound) * grid.width
+                        for gx in 0..<grid.width {
+                            let x0 = max(0, gx * step - margin), x1 = min(cw, (gx + 1) * step - margin)
+                            guard x0 < x1 else { continue }
+                            search: for y in y0..<y1 {
+                                var alpha = (y * cw + x0) * 4 + 3
+                                for _ in x0..<x1 {
+                                    if px[alpha] >= 128 { cells[rowCells + gx] = true; break search }
+                                    alpha += 4
+                                }
+                            }
+                        }
                     }
                 }
             }
-            let squared = DistanceTransform.squaredDistances(width: gw, height: gh) { solid[$0] }
+            return solid
+        }
+
+        /// The layers on `grid`, whose squared distances (in cells) to the solid cells are given.
+        init(_ renderer: StickerRenderer, grid: Grid, squaredDistances squared: [Float]) {
+            let style = renderer.style, cutOut = renderer.cutOut
+            let outline = renderer.outlineWidth, blur = renderer.shadowBlur, offset = renderer.shadowOffset
+            let margin = grid.margin, step = grid.step, gw = grid.width, gh = grid.height
+            let width = cutOut.width + 2 * margin, height = cutOut.height + 2 * margin
             // Distance in canvas pixels, from grid-cell centres.
             let distance = GridPlane(width: gw, height: gh, step: step,
                                      values: squared.map { $0.isFinite ? $0.squareRoot() * Float(step) : 1e9 })
