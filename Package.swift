@@ -16,7 +16,7 @@ let mainActorByDefault: [SwiftSetting] = concurrency + [.defaultIsolation(MainAc
 // dynamic binding of ~20 Swift libraries' symbols gone. The static FoundationNetworking (the APOD
 // client's URLSession) calls libcurl: CLazyCurl defines those calls in that build only, binding
 // libcurl.so.4 at the first network call, so libcurl's ~30 libraries are not loaded by every
-// process (another ~4 ms) and no libcurl development files are needed to link. lld rather than
+// process (another ~5 ms) and no libcurl development files are needed to link. lld rather than
 // gold: gold warns that the static Foundation uses mktemp (a glibc link-time note, not our code).
 let staticRuntime: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-use-ld=lld",

@@ -2,17 +2,20 @@
 // each binding to the system's libcurl.so.4 at its first call instead of at process start.
 //
 // Why: linked normally, libcurl and the ~30 libraries it needs (TLS, Kerberos, LDAP, IDN…) are
-// loaded and relocated by every `stickers` process, ~4 ms of each one-photo command that never
-// touches the network (an empty C program: 2.3 ms, linked to libcurl: 6.4 ms). Only the release
-// CLI, whose Foundation is static, defines these (STICKERS_LAZY_CURL, set in Package.swift);
-// elsewhere FoundationNetworking is a shared library that brings libcurl itself.
+// loaded and relocated by every `stickers` process, ~5 ms of each one-photo command that never
+// touches the network (`stickers --help` 12.1 → 7.3 ms; an empty C program: 2.3 ms, linked to
+// libcurl: 6.4 ms). Only the release CLI, whose Foundation is static, defines these
+// (STICKERS_LAZY_CURL, set in Package.swift); elsewhere FoundationNetworking is a shared library
+// that brings libcurl itself.
 //
 // No curl headers are needed (machines here have libcurl.so.4 but not its development files):
 // every argument is a pointer or an integer, and the options of the variadic setopt/getinfo calls
 // carry exactly one pointer-sized argument (a long, a pointer or a 64-bit curl_off_t: one integer
 // register or stack slot on LP64), so it is forwarded as a void *. A machine without libcurl gets a
 // clear message and exit status 69 (unavailable) at the first network call, not a binary that
-// cannot start.
+// cannot start. That call is the first URLSession made: `catalog` and `serve` (whose Space tab
+// makes its session at start) need libcurl from their start, as before this shim; `sticker`,
+// `palette` and `make` never load it.
 #if defined(STICKERS_LAZY_CURL)
 
 #include <dlfcn.h>
@@ -25,7 +28,7 @@
 #include "lazy_curl.h"
 
 static void *library;
-static char load_error[256];
+static char load_error[512];
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
 static void load_library(void) {
@@ -54,10 +57,15 @@ static void *resolve(const char *name) {
     void *name##_target = __atomic_load_n(&name##_address, __ATOMIC_ACQUIRE); \
     if (!name##_target) { name##_target = resolve(#name); __atomic_store_n(&name##_address, name##_target, __ATOMIC_RELEASE); }
 
+// Hidden: the executable is linked with --export-dynamic, and an exported curl_* of ours would
+// also be what libcurl's own calls to its public functions bind to once it is loaded (the
+// executable comes first in the global scope). Hidden, they serve only the static Foundation.
+#define HIDDEN __attribute__((visibility("hidden")))
+
 #define FORWARD(result, name, parameters, arguments) \
-    result name parameters { LAZY(name) return ((result (*) parameters)name##_target) arguments; }
+    HIDDEN result name parameters { LAZY(name) return ((result (*) parameters)name##_target) arguments; }
 #define FORWARD_VOID(name, parameters, arguments) \
-    void name parameters { LAZY(name) ((void (*) parameters)name##_target) arguments; }
+    HIDDEN void name parameters { LAZY(name) ((void (*) parameters)name##_target) arguments; }
 
 FORWARD(void *, curl_easy_init, (void), ())
 FORWARD_VOID(curl_easy_cleanup, (void *handle), (handle))
@@ -81,7 +89,7 @@ FORWARD(char *, curl_version, (void), ())
 FORWARD(void *, curl_version_info, (int age), (age))
 
 #define FORWARD_ONE_VARIADIC(name, handleType, selectorType) \
-    int name(handleType handle, selectorType selector, ...) { \
+    HIDDEN int name(handleType handle, selectorType selector, ...) { \
         LAZY(name) \
         va_list rest; va_start(rest, selector); void *argument = va_arg(rest, void *); va_end(rest); \
         return ((int (*)(handleType, selectorType, ...))name##_target)(handle, selector, argument); \
