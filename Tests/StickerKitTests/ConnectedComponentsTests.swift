@@ -53,6 +53,17 @@ import Testing
         }
     }
 
+    @Test(arguments: [(8, 6), (9, 7), (1, 5), (6, 1)])
+    func isolatedPixelsAtEveryOtherRowAndColumnAreAsManyRegions(size: (Int, Int)) {
+        // The most provisional labels a plane can start: one per 2×2 block (the label store's bound).
+        let (w, h) = size
+        let plane = Plane(width: w, height: h, values: (0..<(w * h)).map { i in i % w % 2 == 0 && i / w % 2 == 0 ? 1 : 0 })
+        let regions = ConnectedComponents(plane, threshold: 0.5)
+        #expect(regions.areas.count == (w + 1) / 2 * ((h + 1) / 2))
+        #expect(regions.areas.allSatisfy { $0 == 1 })
+        #expect(regions.labels == floodFill(plane, threshold: 0.5, inverted: false).labels)
+    }
+
     @Test func armsThatMeetOnlyAtTheBottomAreOneRegionNumberedByItsFirstPixel() {
         // Rows of a "W" below a separate dot: the three arms are met as separate runs and joined
         // only on the last row; the dot comes first in raster order.

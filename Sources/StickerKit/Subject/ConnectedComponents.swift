@@ -50,11 +50,12 @@ struct ConnectedComponents: Sendable {
                             var mine: Int32 = x > 0 ? label[i - 1] : -1
                             if y > 0 {
                                 // With the west neighbour inside, the north-west and north ones
-                                // touch it: already in its region, or merged with it there.
+                                // touch it: already in its region, or merged with it there. The
+                                // north-west and north ones touch each other: when both are inside
+                                // they were merged on the row above, so north alone will do.
                                 let north = label[i - w]
                                 if mine < 0 {
-                                    if x > 0 { mine = label[i - w - 1] }
-                                    if north >= 0 { mine = mine < 0 ? north : merge(mine, north) }
+                                    mine = north >= 0 ? north : (x > 0 ? label[i - w - 1] : -1)
                                 }
                                 if x + 1 < w, north < 0 {
                                     let northEast = label[i - w + 1]
