@@ -267,6 +267,54 @@ private func decoderModel(height: Int, width: Int) -> ONNXModel {
         #expect(ints == [1, 2, 3])
     }
 
+    /// A TensorProto of dims [2], fields in the given order: 1 (dims), 2 (data type), 4 (float data
+    /// 0.5), 9 (raw data, little-endian bytes).
+    private func tensor(_ fields: [Int], raw: [Float] = [1.5, -2], rawBytes: [UInt8]? = nil,
+                        dataType: UInt8 = 1) throws -> ONNXTensor {
+        var bytes: [UInt8] = []
+        for field in fields {
+            switch field {
+            case 1: bytes += [0x08, 0x02]
+            case 2: bytes += [0x10, dataType]
+            case 4: bytes += [0x25] + withUnsafeBytes(of: Float(0.5).bitPattern.littleEndian, Array.init)
+            case 9:
+                let data = rawBytes ?? raw.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }
+                bytes += [0x4A, UInt8(data.count)] + data
+            default: break
+            }
+        }
+        return try bytes.withUnsafeBytes { raw in
+            var reader = ProtobufReader(bytes: raw)
+            return try ONNXTensor(reader: &reader)
+        }
+    }
+
+    private func floats(_ tensor: ONNXTensor) throws -> [Float]? {
+        guard case .float(let t) = try tensor.value() else { return nil }
+        return t.scalars
+    }
+
+    @Test func floatRawDataReadsTheSameBeforeOrAfterItsDataType() throws {
+        #expect(try floats(tensor([1, 2, 9])) == [1.5, -2])
+        #expect(try floats(tensor([9, 2, 1])) == [1.5, -2])
+        #expect(try floats(tensor([1, 9, 2])) == [1.5, -2])
+    }
+
+    @Test func rawDataOfTheWrongLengthIsMalformedWhereverItComes() throws {
+        for order in [[1, 2, 9], [9, 2, 1]] {
+            let odd = try tensor(order, rawBytes: [0, 0, 0x80, 0x3F, 0])  // 5 bytes
+            #expect(throws: ModelError.self) { try odd.value() }
+            let short = try tensor(order, rawBytes: [0, 0, 0x80, 0x3F])   // one float for two
+            #expect(throws: ModelError.self) { try short.value() }
+        }
+    }
+
+    @Test func aTensorWithBothFloatAndRawDataIsReadWithoutCrashing() throws {
+        // Writers set one or the other; given both, the raw bytes (the complete ones) are read.
+        #expect(try floats(tensor([1, 2, 4, 9])) == [1.5, -2])
+        #expect(throws: ModelError.self) { try tensor([1, 2, 4]).value() }  // one float for shape [2]
+    }
+
     @Test func aLengthPastTheEndIsMalformed() {
         let bytes: [UInt8] = [0x0A, 0x05, 0x01]
         #expect(throws: ModelError.self) {
