@@ -119,6 +119,17 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
             var avx2 = WinogradScratch(instructionSet: .avx2), avx512 = WinogradScratch(instructionSet: .avx512)
             #expect(try conv([x], scratch: &avx2) == conv([x], scratch: &avx512))
         }
+        // Rows wide enough for AVX-512's 16-tile transforms (and their 8-tile edges), with the ReLU
+        // and residual they apply as they write, over odd heights (a last partial tile row).
+        for (c, k, h, w) in [(16, 16, 23, 160), (7, 5, 9, 100), (32, 64, 18, 64)] {
+            let x = pseudoRandom([1, c, h, w], seed: UInt64(c * k))
+            var conv = try Convolution(weights: pseudoRandom([k, c, 3, 3], seed: 4), bias: pseudoRandom([k], seed: 3).scalars,
+                                       pads: [1, 1, 1, 1])
+            conv.fusedRelu = true
+            let residual = RowBands(pseudoRandom([1, k, h, w], seed: 5))
+            var avx2 = WinogradScratch(instructionSet: .avx2), avx512 = WinogradScratch(instructionSet: .avx512)
+            #expect(try conv([.tensor(x)], residual: residual, scratch: &avx2) == conv([.tensor(x)], residual: residual, scratch: &avx512))
+        }
         #expect(InstructionSet.avx2.resolved == .avx2)
     }
 

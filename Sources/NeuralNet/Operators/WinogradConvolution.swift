@@ -193,13 +193,26 @@ extension Convolution {
                             if stored { return source.rows[y] }
                             return source.row(y, x0: x0, x1: x1, tables: tables, scratch: fused! + r * w, blend: blend!)
                         }
-                        winogradInputColumns((row(0), row(1), row(2), row(3), row(4), row(5)), x0: x0, x1: x1,
-                                             into: t + pl, stride: rowWidth)
-                        // Horizontal pass ·B for each group of 8 tiles.
-                        for g in g0..<g1 {
+                        let r = (row(0), row(1), row(2), row(3), row(4), row(5))
+                        if wide {
+                            winogradInputColumnsAVX512(r.0, r.1, r.2, r.3, r.4, r.5, x0: x0, x1: x1, into: t + pl, stride: rowWidth)
+                        } else {
+                            winogradInputColumns(r, x0: x0, x1: x1, into: t + pl, stride: rowWidth)
+                        }
+                        // Horizontal pass ·B for each group of 8 tiles (two at once with AVX-512:
+                        // their slots are adjacent).
+                        var g = g0
+                        while g < g1 {
                             let slot = 8 * (group + (g - g0) - blockStart)
-                            winogradInputGroup(t + 32 * g, stride: rowWidth,
-                                               into: v + channel * sPadded + slot, xiStride: c * sPadded)
+                            if wide && g + 1 < g1 {
+                                winogradInputGroup16AVX512(t + 32 * g, stride: rowWidth,
+                                                           into: v + channel * sPadded + slot, xiStride: c * sPadded)
+                                g += 2
+                            } else {
+                                winogradInputGroup(t + 32 * g, stride: rowWidth,
+                                                   into: v + channel * sPadded + slot, xiStride: c * sPadded)
+                                g += 1
+                            }
                         }
                         group += g1 - g0
                     }
@@ -232,12 +245,22 @@ extension Convolution {
                 for channel in 0..<k {
                     let outPlane = output + channel * planeStride
                     let residualPlane = residual.map { $0.rows + channel * $0.planeStride }
-                    for group in blockStart..<blockEnd {
+                    var group = blockStart
+                    while group < blockEnd {
                         let ty = group / groupsPerRow, g = group % groupsPerRow
-                        winogradOutputGroup(m + channel * 36 * sPadded + 8 * (group - blockStart), xiStride: sPadded,
-                                            bias: biasBuffer[channel], relu: fusedRelu,
-                                            into: outPlane, residual: residualPlane, row0: 4 * ty - outputRow0, rowsLeft: oh - 4 * ty,
-                                            tileX0: 8 * g, tilesX: tilesX, width: ow)
+                        let products = m + channel * 36 * sPadded + 8 * (group - blockStart)
+                        // Two groups of one tile row at once with AVX-512 where all 16 tiles are inside.
+                        if wide && group + 1 < blockEnd && g + 1 < groupsPerRow && 32 * g + 64 <= ow {
+                            winogradOutputGroup16AVX512(products, xiStride: sPadded, bias: biasBuffer[channel], relu: fusedRelu,
+                                                        into: outPlane, residual: residualPlane.map { UnsafePointer($0) },
+                                                        row0: 4 * ty - outputRow0, rowsLeft: oh - 4 * ty, column0: 32 * g, width: ow)
+                            group += 2
+                        } else {
+                            winogradOutputGroup(products, xiStride: sPadded, bias: biasBuffer[channel], relu: fusedRelu,
+                                                into: outPlane, residual: residualPlane, row0: 4 * ty - outputRow0,
+                                                rowsLeft: oh - 4 * ty, tileX0: 8 * g, tilesX: tilesX, width: ow)
+                            group += 1
+                        }
                     }
                 }
                 blockStart = blockEnd
