@@ -73,55 +73,56 @@ public func winogradInputGroup16AVX512(_ t: UnsafePointer<Float>, stride: Int,
 /// Aᵀ·M·A for 16 tiles (lanes) of one output channel, plus bias, optional ReLU and an optional
 /// residual added last, written as `min(4, rowsLeft)` rows of 64 columns at `plane + row0·width`
 /// (the caller checks the 16 tiles lie inside the row). M's 36 rows are `xiStride` apart.
-/// Everything stays in registers (24 + a few of the 32): a temporary array of 24 vectors would be
-/// over the 1 KB that `withUnsafeTemporaryAllocation` keeps on the stack, i.e. a malloc per call.
 public func winogradOutputGroup16AVX512(_ m: UnsafePointer<Float>, xiStride: Int, bias: Float, relu: Bool,
                                         into plane: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
                                         row0: Int, rowsLeft: Int, column0: Int, width: Int) {
-    let c0 = outputColumn(m, 0, xiStride), c1 = outputColumn(m, 1, xiStride), c2 = outputColumn(m, 2, xiStride)
-    let c3 = outputColumn(m, 3, xiStride), c4 = outputColumn(m, 4, xiStride), c5 = outputColumn(m, 5, xiStride)
-    let bias16 = SIMD16<Float>(repeating: bias)
-    let row = plane + row0 * width + column0, rowResidual = residual.map { $0 + row0 * width + column0 }
-    outputRow((c0.0, c1.0, c2.0, c3.0, c4.0, c5.0), bias16, relu, row, rowResidual)
-    guard rowsLeft > 1 else { return }
-    outputRow((c0.1, c1.1, c2.1, c3.1, c4.1, c5.1), bias16, relu, row + width, rowResidual.map { $0 + width })
-    guard rowsLeft > 2 else { return }
-    outputRow((c0.2, c1.2, c2.2, c3.2, c4.2, c5.2), bias16, relu, row + 2 * width, rowResidual.map { $0 + 2 * width })
-    guard rowsLeft > 3 else { return }
-    outputRow((c0.3, c1.3, c2.3, c3.3, c4.3, c5.3), bias16, relu, row + 3 * width, rowResidual.map { $0 + 3 * width })
+    // The column pass's 24 vectors on the stack: `withUnsafeTemporaryAllocation` keeps at most
+    // 1 KB there and would call malloc for these 1.5 KB on every call.
+    var storage = ColumnPass()
+    withUnsafeMutableBytes(of: &storage) { bytes in
+        let q = bytes.baseAddress!.assumingMemoryBound(to: SIMD16<Float>.self)
+        // Column pass: q[a][j] = Σ_i Aᵀ[a][i] m[i][j].
+        for j in 0..<6 {
+            let m0 = load16(m + j * xiStride), m1 = load16(m + (6 + j) * xiStride), m2 = load16(m + (12 + j) * xiStride)
+            let m3 = load16(m + (18 + j) * xiStride), m4 = load16(m + (24 + j) * xiStride), m5 = load16(m + (30 + j) * xiStride)
+            let s12 = m1 + m2, d12 = m1 - m2, s34 = m3 + m4, d34 = m3 - m4
+            q[j] = m0 + s12 + s34
+            q[6 + j] = d12 + 2 * d34
+            q[12 + j] = s12 + 4 * s34
+            q[18 + j] = d12 + 8 * d34 + m5
+        }
+        let bias16 = SIMD16<Float>(repeating: bias)
+        for a in 0..<min(4, rowsLeft) {
+            let r = a * 6
+            let s12 = q[r + 1] + q[r + 2], d12 = q[r + 1] - q[r + 2], s34 = q[r + 3] + q[r + 4], d34 = q[r + 3] - q[r + 4]
+            var y0 = q[r] + s12 + s34 + bias16
+            var y1 = d12 + 2 * d34 + bias16
+            var y2 = s12 + 4 * s34 + bias16
+            var y3 = d12 + 8 * d34 + q[r + 5] + bias16
+            if relu {
+                y0.replace(with: 0, where: y0 .< 0); y1.replace(with: 0, where: y1 .< 0)
+                y2.replace(with: 0, where: y2 .< 0); y3.replace(with: 0, where: y3 .< 0)
+            }
+            let offset = (row0 + a) * width + column0
+            let row = plane + offset
+            UnsafeMutableRawPointer(row).storeBytes(of: interleaved(y0.lowHalf, y1.lowHalf, y2.lowHalf, y3.lowHalf),
+                                                    as: SIMD32<Float>.self)
+            UnsafeMutableRawPointer(row + 32).storeBytes(of: interleaved(y0.highHalf, y1.highHalf, y2.highHalf, y3.highHalf),
+                                                         as: SIMD32<Float>.self)
+            if let residual {
+                let r = residual + offset
+                store16(load16(row) + load16(r), row); store16(load16(row + 16) + load16(r + 16), row + 16)
+                store16(load16(row + 32) + load16(r + 32), row + 32); store16(load16(row + 48) + load16(r + 48), row + 48)
+            }
+        }
+    }
 }
 
-/// Column pass for column j of the 6×6 products: q[a][j] = Σ_i Aᵀ[a][i] m[i][j] for a = 0…3.
-@inline(__always)
-private func outputColumn(_ m: UnsafePointer<Float>, _ j: Int, _ xiStride: Int)
-    -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-    let m0 = load16(m + j * xiStride), m1 = load16(m + (6 + j) * xiStride), m2 = load16(m + (12 + j) * xiStride)
-    let m3 = load16(m + (18 + j) * xiStride), m4 = load16(m + (24 + j) * xiStride), m5 = load16(m + (30 + j) * xiStride)
-    let s12 = m1 + m2, d12 = m1 - m2, s34 = m3 + m4, d34 = m3 - m4
-    return (m0 + s12 + s34, d12 + 2 * d34, s12 + 4 * s34, d12 + 8 * d34 + m5)
-}
-
-/// Row pass for one output row of the 16 tiles (`q`: that row's six column-pass values), bias,
-/// ReLU, stored as 64 columns at `row`, then the residual's added.
-@inline(__always)
-private func outputRow(_ q: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>),
-                       _ bias: SIMD16<Float>, _ relu: Bool, _ row: UnsafeMutablePointer<Float>, _ residual: UnsafePointer<Float>?) {
-    let s12 = q.1 + q.2, d12 = q.1 - q.2, s34 = q.3 + q.4, d34 = q.3 - q.4
-    var y0 = q.0 + s12 + s34 + bias
-    var y1 = d12 + 2 * d34 + bias
-    var y2 = s12 + 4 * s34 + bias
-    var y3 = d12 + 8 * d34 + q.5 + bias
-    if relu {
-        y0.replace(with: 0, where: y0 .< 0); y1.replace(with: 0, where: y1 .< 0)
-        y2.replace(with: 0, where: y2 .< 0); y3.replace(with: 0, where: y3 .< 0)
-    }
-    UnsafeMutableRawPointer(row).storeBytes(of: interleaved(y0.lowHalf, y1.lowHalf, y2.lowHalf, y3.lowHalf), as: SIMD32<Float>.self)
-    UnsafeMutableRawPointer(row + 32).storeBytes(of: interleaved(y0.highHalf, y1.highHalf, y2.highHalf, y3.highHalf),
-                                                 as: SIMD32<Float>.self)
-    if let residual {
-        store16(load16(row) + load16(residual), row); store16(load16(row + 16) + load16(residual + 16), row + 16)
-        store16(load16(row + 32) + load16(residual + 32), row + 32); store16(load16(row + 48) + load16(residual + 48), row + 48)
-    }
+/// Room for the output transform's 24 column-pass vectors.
+private struct ColumnPass {
+    var rows: (SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>,
+               SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>) =
+        (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
 }
 
 /// 8 tiles' four output columns in column order, y0[0] y1[0] y2[0] y3[0] y0[1] …, as the AVX2
