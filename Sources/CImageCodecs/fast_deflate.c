@@ -10,6 +10,9 @@
 // out within 20% of each other in size at the same ~115 MB/s.
 #include <stdlib.h>
 #include <string.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 #include "fast_deflate.h"
 
 // Word loads and the bit writer's word stores assume deflate's byte order is the CPU's.
@@ -191,6 +194,31 @@ static size_t tokenize(const uint8_t *p, size_t n, size_t bpp, uint32_t *tokens,
                        uint32_t *literal_frequency, uint32_t *distance_frequency) {
     size_t i = 0, t = 0;
     while (i < n) {
+#if defined(__AVX2__)
+        // Literal stretches 30 bytes at a time: a match starts at i + j exactly when bytes
+        // i+j … i+j+2 equal the bytes one back (or four back, bpp 4), i.e. when three consecutive
+        // byte comparisons hold. Where none can start, the bytes are literals, as below.
+        while (i >= 4 && i + 36 <= n) {
+            __m256i here = _mm256_loadu_si256((const __m256i *)(p + i));
+            uint32_t one = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(here, _mm256_loadu_si256((const __m256i *)(p + i - 1))));
+            uint32_t starts = one & (one >> 1) & (one >> 2);
+            if (bpp == 4) {
+                uint32_t four = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(here, _mm256_loadu_si256((const __m256i *)(p + i - 4))));
+                starts |= four & (four >> 1) & (four >> 2);
+            }
+            starts &= 0x3FFFFFFFu;  // bits 30, 31 lack their third comparison
+            size_t literals = starts ? (size_t)__builtin_ctz(starts) : 30;
+            for (size_t k = 0; k < literals; k++) {
+                uint8_t byte = p[i + k];
+                tokens[t + k] = byte;
+                literal_frequency[byte]++;
+            }
+            t += literals;
+            i += literals;
+            if (starts) break;
+        }
+        if (i >= n) break;
+#endif
         size_t best = 0, distance = 0;
         if (i >= 4 && i + 4 <= n) {
             // Bytes i-4 … i+3 in one load: does i…i+2 repeat the bytes one back, or four back?
@@ -309,20 +337,49 @@ static void write_block(sic_deflater *d, int final) {
         put_bits(d, code_length_codes[s], code_length_lengths[s]);
         if (s >= 16) put_bits(d, rle_extra[i], s == 16 ? 2 : s == 17 ? 3 : 7);
     }
+    // The tokens, each as one run of bits: a literal's code, or a match's length code, its extra
+    // bits and its distance code (tokenize makes distances 1 and 4 only: no extra bits), looked up
+    // whole. The bit buffer stays in registers, and each token ends with one unconditional 8-byte
+    // store (at most 7 + 35 bits pending; `reserve` above left 16 bytes of room past the block).
+    uint64_t literal_bits[256], match_bits[MAX_MATCH + 1];
+    uint8_t literal_count[256], match_count[MAX_MATCH + 1];
+    for (int i = 0; i < 256; i++) { literal_bits[i] = literal_codes[i]; literal_count[i] = literal_lengths[i]; }
+    for (int length = 3; length <= MAX_MATCH; length++) {
+        int lc = length_code(length);
+        match_bits[length] = literal_codes[257 + lc] | (uint64_t)(length - length_base[lc]) << literal_lengths[257 + lc];
+        match_count[length] = (uint8_t)(literal_lengths[257 + lc] + length_extra[lc]);
+    }
+    const int distance_symbol[5] = {0, distance_code(1), distance_code(2), distance_code(3), distance_code(4)};
+    uint64_t pending = d->bits;
+    unsigned bit_count = (unsigned)d->bit_count;
+    uint8_t *out = d->out + d->size;
+    while (bit_count >= 8) { *out++ = (uint8_t)pending; pending >>= 8; bit_count -= 8; }  // the header's whole bytes
     const uint32_t *tokens = d->tokens;
     for (size_t i = 0; i < count; i++) {
         uint32_t token = tokens[i];
         if (!(token & MATCH)) {
-            put_bits(d, literal_codes[token], literal_lengths[token]);
-            continue;
+            pending |= literal_bits[token] << bit_count;
+            bit_count += literal_count[token];
+        } else {
+            unsigned length = token & 0x1FF, distance = (token >> 9) & 0xFFFF;
+            int dc = distance <= 4 ? distance_symbol[distance] : distance_code((int)distance);
+            pending |= match_bits[length] << bit_count;
+            bit_count += match_count[length];
+            pending |= (uint64_t)distance_codes[dc] << bit_count;
+            bit_count += distance_lengths[dc];
+            if (distance_extra[dc]) {  // never for tokenize's distances; kept for any caller's
+                pending |= (uint64_t)(distance - distance_base[dc]) << bit_count;
+                bit_count += distance_extra[dc];
+            }
         }
-        int length = (int)(token & 0x1FF), distance = (int)((token >> 9) & 0xFFFF);
-        int lc = length_code(length), dc = distance_code(distance);
-        put_bits(d, literal_codes[257 + lc], literal_lengths[257 + lc]);
-        if (length_extra[lc]) put_bits(d, (uint32_t)(length - length_base[lc]), length_extra[lc]);
-        put_bits(d, distance_codes[dc], distance_lengths[dc]);
-        if (distance_extra[dc]) put_bits(d, (uint32_t)(distance - distance_base[dc]), distance_extra[dc]);
+        memcpy(out, &pending, 8);  // little-endian, as deflate's bit order wants
+        out += bit_count >> 3;
+        pending >>= bit_count & ~7u;
+        bit_count &= 7;
     }
+    d->size = (size_t)(out - d->out);
+    d->bits = pending;
+    d->bit_count = (int)bit_count;
     put_bits(d, literal_codes[256], literal_lengths[256]);
 }
 

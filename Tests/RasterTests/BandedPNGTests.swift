@@ -41,17 +41,24 @@ func anImageEncodedInBandsDecodesToTheSamePixels(bands: Int) async throws {
 
 /// The deflate encoder behind every PNG (runs one byte or one pixel back, a Huffman code per block):
 /// content that exercises each of its paths must come back exactly.
-@Test(arguments: ["noise", "flat", "runs", "sparse", "skewed"])
+@Test(arguments: ["noise", "flat", "runs", "sparse", "skewed", "twoValues", "shortPixelRepeats"])
 func contentOfEveryKindComesBackExactlyInOneBandOrSeveral(kind: String) async throws {
     var generator = SeededGenerator(seed: 7)
     let width = 173, height = 211  // 146 KB of RGBA rows: more than one 128 KiB deflate block
     var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    var repeating = false
     for i in pixels.indices {
         switch kind {
         case "noise": pixels[i] = UInt8.random(in: 0...255, using: &generator)
         case "flat": pixels[i] = i % 4 == 3 ? 255 : 90
         case "runs": pixels[i] = (i / 613) % 3 == 0 ? UInt8(i / 613 % 256) : 0            // long runs of equal bytes
         case "sparse": pixels[i] = UInt8.random(in: 0...99, using: &generator) < 3 ? UInt8.random(in: 0...255, using: &generator) : 0
+        // Runs of two and three bytes and of one or two pixels everywhere, so matches start at
+        // every offset of the encoder's 30-byte literal scan, and near-matches abound.
+        case "twoValues": pixels[i] = UInt8.random(in: 0...1, using: &generator) * 200
+        case "shortPixelRepeats":  // each pixel a new random one or, two times in three, the one before
+            if i % 4 == 0 { repeating = i >= 4 && UInt8.random(in: 0...2, using: &generator) > 0 }
+            pixels[i] = repeating ? pixels[i - 4] : UInt8.random(in: 0...255, using: &generator)
         default: pixels[i] = UInt8(min(255, Int(-log2(Double.random(in: 1e-9...1, using: &generator)) * 9)))  // skewed: long codes
         }
     }
