@@ -5,16 +5,6 @@
 // here only after checking the running CPU has AVX-512F. Same arithmetic in the same order as the
 // AVX2 kernel (one FMA per input channel into each output), so results are bit-identical.
 
-@inline(__always)
-private func load16(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
-    UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
-}
-
-@inline(__always)
-private func store16(_ value: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(p).storeBytes(of: value, as: SIMD16<Float>.self)
-}
-
 /// For one ξ: m[k·mStride + s] = Σ_c u[k/4][c][k%4] · v[c][s] for k < paddedK and s < slots (a
 /// multiple of 48), with u packed in blocks of 4 output channels as NeuralNet's WinogradFilter stores it.
 public func winogradProductsAVX512(u: UnsafePointer<Float>, v: UnsafePointer<Float>, m: UnsafeMutablePointer<Float>,

@@ -1,17 +1,9 @@
 // The Winograd F(4×4, 3×3) input and output transforms with 512-bit vectors: 16 tiles per call
 // where NeuralNet's AVX2 transforms take 8. The formulas are NeuralNet's, lane for lane (no fused
 // multiply-adds in either), so both paths give the same bits; NeuralNet calls these only on CPUs
-// with AVX-512F and falls back to its 8-tile transforms at the edges of a row.
-
-@inline(__always)
-private func load16(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
-    UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
-}
-
-@inline(__always)
-private func store16(_ value: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(p).storeBytes(of: value, as: SIMD16<Float>.self)
-}
+// with AVX-512F and falls back to its 8-tile transforms at the edges of a row. The formulas are
+// written twice on purpose: a module is compiled for one CPU, and AVX2 machines must never run
+// code compiled for this one.
 
 /// Bᵀ applied down the columns x0..<x1 of six input rows r0…r5, into six rows of `t` `stride`
 /// apart (t[x] ↔ input column x).
