@@ -198,7 +198,7 @@ static size_t tokenize(const uint8_t *p, size_t n, size_t bpp, uint32_t *tokens,
         // Literal stretches 30 bytes at a time: a match starts at i + j exactly when bytes
         // i+j … i+j+2 equal the bytes one back (or four back, bpp 4), i.e. when three consecutive
         // byte comparisons hold. Where none can start, the bytes are literals, as below.
-        while (i >= 4 && i + 36 <= n) {
+        while (i >= 4 && i + 32 <= n) {
             __m256i here = _mm256_loadu_si256((const __m256i *)(p + i));
             uint32_t one = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(here, _mm256_loadu_si256((const __m256i *)(p + i - 1))));
             uint32_t starts = one & (one >> 1) & (one >> 2);
@@ -206,7 +206,7 @@ static size_t tokenize(const uint8_t *p, size_t n, size_t bpp, uint32_t *tokens,
                 uint32_t four = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(here, _mm256_loadu_si256((const __m256i *)(p + i - 4))));
                 starts |= four & (four >> 1) & (four >> 2);
             }
-            starts &= 0x3FFFFFFFu;  // bits 30, 31 lack their third comparison
+            // Bits 30 and 31 are zero: their missing comparisons shift in as zeros.
             size_t literals = starts ? (size_t)__builtin_ctz(starts) : 30;
             for (size_t k = 0; k < literals; k++) {
                 uint8_t byte = p[i + k];
@@ -340,7 +340,8 @@ static void write_block(sic_deflater *d, int final) {
     // The tokens, each as one run of bits: a literal's code, or a match's length code, its extra
     // bits and its distance code (tokenize makes distances 1 and 4 only: no extra bits), looked up
     // whole. The bit buffer stays in registers, and each token ends with one unconditional 8-byte
-    // store (at most 7 + 35 bits pending; `reserve` above left 16 bytes of room past the block).
+    // store (at most 7 + 35 bits pending, 7 + 48 for a distance with extra bits; `reserve` above
+    // left 16 bytes of room past the block).
     uint64_t literal_bits[256], match_bits[MAX_MATCH + 1];
     uint8_t literal_count[256], match_count[MAX_MATCH + 1];
     for (int i = 0; i < 256; i++) { literal_bits[i] = literal_codes[i]; literal_count[i] = literal_lengths[i]; }

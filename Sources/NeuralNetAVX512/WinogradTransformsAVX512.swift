@@ -71,8 +71,8 @@ public func winogradOutputGroup16AVX512(_ m: UnsafePointer<Float>, xiStride: Int
     // The column pass's 24 vectors on the stack: `withUnsafeTemporaryAllocation` keeps at most
     // 1 KB there and would call malloc for these 1.5 KB on every call.
     var storage = ColumnPass()
-    withUnsafeMutableBytes(of: &storage) { bytes in
-        let q = bytes.baseAddress!.assumingMemoryBound(to: SIMD16<Float>.self)
+    withUnsafeMutablePointer(to: &storage.rows) { rows in
+        let q = UnsafeMutableRawPointer(rows).assumingMemoryBound(to: SIMD16<Float>.self)
         // Column pass: q[a][j] = Σ_i Aᵀ[a][i] m[i][j].
         for j in 0..<6 {
             let m0 = load16(m + j * xiStride), m1 = load16(m + (6 + j) * xiStride), m2 = load16(m + (12 + j) * xiStride)
@@ -112,9 +112,14 @@ public func winogradOutputGroup16AVX512(_ m: UnsafePointer<Float>, xiStride: Int
 
 /// Room for the output transform's 24 column-pass vectors.
 private struct ColumnPass {
-    var rows: (SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>,
-               SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>, SIMD32<Float>) =
-        (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
+    // A homogeneous tuple: its memory is bound to its element type too, so it can be read as
+    // SIMD16 pointers.
+    var rows: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>,
+               SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>,
+               SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>,
+               SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) =
+        (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero,
+         .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
 }
 
 /// 8 tiles' four output columns in column order, y0[0] y1[0] y2[0] y3[0] y0[1] …, as the AVX2
