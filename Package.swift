@@ -27,6 +27,11 @@ let staticRuntime: [LinkerSetting] = [
                   "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group", "-ldl"],
                  .when(platforms: [.linux], configuration: .release)),
 ]
+// The pixel modules are optimised in debug builds too: the tests and the README's first command
+// (`swift run stickers make Samples`) run real photos and a ~20 G multiply-add network, and
+// unoptimised pixel loops made that command 18 s instead of 2.3 s (outputs byte-identical).
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let optimisedInDebugC: [CSetting] = [.unsafeFlags(["-O2"], .when(configuration: .debug))]
 let lazyCurl: [CSetting] = [.define("STICKERS_LAZY_CURL", .when(platforms: [.linux], configuration: .release))]
 
 let package = Package(
@@ -45,30 +50,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // The pixel modules (CImageCodecs, Raster, NeuralNet*, StickerKit) are optimised in debug
-        // builds too: the README's `swift run stickers make Samples` and the tests run real photos,
-        // and unoptimised pixel loops made that 18 s instead of 2.3 s (outputs byte-identical).
         // libjpeg-turbo and libpng report fatal errors by longjmp/exit; this small C target puts a
         // setjmp around every call so Swift receives an error code instead of a dead process.
         // x86-64-v3 like the Swift kernels: the PNG filter and deflate loops vectorise with AVX2
         // (`stickers-bench png`: our encoder 325 → 279 ms on a 20 MP image, bytes unchanged).
         .target(
             name: "CImageCodecs",
-            cSettings: [
+            cSettings: optimisedInDebugC + [
                 .unsafeFlags(["-I/usr/include/libpng16"]), .unsafeFlags(["-march=haswell"], .when(platforms: [.linux])),
-                .unsafeFlags(["-O2"], .when(configuration: .debug)),
             ],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .target(
             name: "Raster", dependencies: ["CImageCodecs"],
-            swiftSettings: concurrency + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+            swiftSettings: concurrency + optimisedInDebug
         ),
         // The AVX-512 matrix kernel, compiled for Skylake-AVX512 and called only when the CPU has it.
         .target(
             name: "NeuralNetAVX512",
-            swiftSettings: concurrency + [
-                .unsafeFlags(["-O"], .when(configuration: .debug)),
+            swiftSettings: concurrency + optimisedInDebug + [
                 .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
                 .unsafeFlags(["-target-cpu", "skylake-avx512"], .when(platforms: [.linux])),
             ]
@@ -76,11 +76,9 @@ let package = Package(
         .target(
             name: "NeuralNet",
             dependencies: ["NeuralNetAVX512", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
-            // Inference is ~20 G multiply-adds: optimise even in debug builds so tests stay fast.
             // Haswell = x86-64-v3 (AVX2 + FMA; Swift has no "x86-64-v3" name): SIMD8<Float> becomes
             // one ymm register and addProduct one vfmadd (without FMA it is a libm call per lane).
-            swiftSettings: concurrency + [
-                .unsafeFlags(["-O"], .when(configuration: .debug)),
+            swiftSettings: concurrency + optimisedInDebug + [
                 .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
                 .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
             ]
@@ -90,10 +88,7 @@ let package = Package(
         .target(
             name: "StickerKit",
             dependencies: ["Raster", "NeuralNet", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
-            swiftSettings: concurrency + [
-                .unsafeFlags(["-O"], .when(configuration: .debug)),
-                .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
-            ]
+            swiftSettings: concurrency + optimisedInDebug + [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]
         ),
         .target(name: "SpacePhotos", swiftSettings: concurrency),
         .target(name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos"], swiftSettings: mainActorByDefault),
