@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the web app: sticker packs, colour schemes and space photos in a browser.",
         discussion: """
             Listens on 127.0.0.1 unless told otherwise: the app shows your photos and has no login, \
-            so expose it beyond this machine only on a network you trust. --port 0 picks a free port. \
+            so expose it beyond this machine only on a network you trust. Requests that name another host \
+            are refused (a defence against DNS rebinding): add names with --allow-host. --port 0 picks a free port. \
             Prints "Serving on http://HOST:PORT" once listening.
             """
     )
@@ -25,6 +26,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The port to listen on (0: any free port).")
     var port = 8080
+
+    @Option(name: .customLong("allow-host"),
+            help: ArgumentHelp("Another host name the app answers to (repeatable); requests naming any other host are refused.",
+                               valueName: "NAME"))
+    var allowedHosts: [String] = []
 
     @Option(help: ArgumentHelp("Base URL of the APOD-compatible API for the Space tab.", valueName: "URL"))
     var catalogAPI: String?
@@ -55,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             printError("listening on \(host): anyone who can reach this address can see and change your photos")
         }
-        let configuration = WebConfiguration(host: host, port: port, library: libraryURL)
+        let configuration = WebConfiguration(host: host, port: port, library: libraryURL, allowedHosts: allowedHosts)
         let model = StickerViewModel(processor: await Self.processor(preview: preview))
         let session = StickerSession(model: model, library: libraryURL, limits: configuration.limits)
         let host = host

@@ -54,6 +54,7 @@ func withWebApp<Value: Sendable>(
     catalogAPI: URL = URL(string: "http://127.0.0.1:9/planetary/apod")!,
     savedPhotos: URL = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-web-unused"),
     limits: WebLimits = WebLimits(maxUploadBytes: 64 * 1024, maxPhotos: 5),
+    testing: TestingSetup = .router,
     _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
     let configuration = WebConfiguration(host: "127.0.0.1", port: 0, library: library, limits: limits)
@@ -66,7 +67,7 @@ func withWebApp<Value: Sendable>(
                              stickers: session)
     let app = WebApplication.make(configuration: configuration,
                                   sessions: WebSessions(stickers: session, colors: colors, space: space))
-    return try await app.test(.router) { client in try await test(client) }
+    return try await app.test(testing) { client in try await test(client) }
 }
 
 extension TestClientProtocol {

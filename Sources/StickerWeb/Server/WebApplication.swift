@@ -5,9 +5,11 @@ import Logging
 /// The web app: the page and its assets, plus each tab's API, on one Hummingbird router.
 public enum WebApplication {
     /// The router with every route; tests drive it through HummingbirdTesting.
-    public static func router(configuration: WebConfiguration, sessions: WebSessions) -> Router<BasicRequestContext> {
+    public static func router(configuration: WebConfiguration, sessions: WebSessions,
+                              hosts: HostAllowList? = nil) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: HostAllowListMiddleware(allowList: hosts ?? HostAllowList(configuration)))
         router.add(middleware: SameOriginMiddleware())
         AssetRoutes().register(on: router)
         StickerRoutes(session: sessions.stickers, limits: configuration.limits).register(on: router)
@@ -24,11 +26,16 @@ public enum WebApplication {
         logger: Logger = Logger(label: "stickers.web"),
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
-            router: router(configuration: configuration, sessions: sessions),
+        let hosts = HostAllowList(configuration)
+        return Application(
+            router: router(configuration: configuration, sessions: sessions, hosts: hosts),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "stickers"),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                hosts.listening(on: port)
+                await onListening(port)
+            },
             logger: logger
         )
     }
@@ -44,5 +51,11 @@ public struct WebSessions: Sendable {
         self.stickers = stickers
         self.colors = colors
         self.space = space
+    }
+}
+
+extension HostAllowList {
+    convenience init(_ configuration: WebConfiguration) {
+        self.init(host: configuration.host, port: configuration.port, extraNames: configuration.allowedHosts)
     }
 }

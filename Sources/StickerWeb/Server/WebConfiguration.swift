@@ -10,12 +10,17 @@ public struct WebConfiguration: Sendable {
     /// The folder of photos offered by "Use library photos" (and where saved space photos go).
     public var library: URL?
     public var limits: WebLimits
+    /// Host names the app answers to besides the loopback names and `host` (see
+    /// `HostAllowListMiddleware`): e.g. the machine's name when it listens on 0.0.0.0.
+    public var allowedHosts: [String]
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, library: URL? = nil, limits: WebLimits = WebLimits()) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, library: URL? = nil, limits: WebLimits = WebLimits(),
+                allowedHosts: [String] = []) {
         self.host = host
         self.port = port
         self.library = library
         self.limits = limits
+        self.allowedHosts = allowedHosts
     }
 }
 
