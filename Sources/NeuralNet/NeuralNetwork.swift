@@ -13,8 +13,10 @@ public struct NeuralNetwork: Sendable {
     public let inputNames: [String]
     /// The graph's outputs, in the model's order.
     public let outputNames: [String]
-    /// Declared input shapes (nil for symbolic dimensions), by input name.
+    /// Declared input shapes (nil for symbolic dimensions; empty when undeclared), by input name.
     public let declaredInputShapes: [String: [Int?]]
+    /// Declared output shapes, likewise, by output name.
+    public let declaredOutputShapes: [String: [Int?]]
 
     let steps: [Step]
     let constants: [ConstantSlot]
@@ -172,6 +174,7 @@ public struct NeuralNetwork: Sendable {
         self.constants = constantSlots
         self.slotCount = slotOf.count
         self.declaredInputShapes = Dictionary(graph.inputs.map { ($0.name, $0.shape) }, uniquingKeysWith: { a, _ in a })
+        self.declaredOutputShapes = Dictionary(graph.outputs.map { ($0.name, $0.shape) }, uniquingKeysWith: { a, _ in a })
         self.shapesFollowInputShapes = Self.shapesFollowInputShapes(self.steps, constants: Set(constantSlots.map(\.slot)))
     }
 

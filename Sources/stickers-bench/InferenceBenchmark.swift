@@ -1,4 +1,5 @@
 import Foundation
+import ModelFetching
 import NeuralNet
 
 /// U²-Net-p inference at 1×3×320×320 on 1 and 2 threads, against ONNX Runtime on the same input

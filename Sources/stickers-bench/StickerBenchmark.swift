@@ -62,7 +62,7 @@ let stickerSuite = BenchmarkSuite(name: "sticker", summary: "cut-out of a 12 MP 
         _ = try ImageEncoder.png(s.image)
         _ = try ImageEncoder.png(s.mask)
     }
-    let oneThread = SubjectExtractor(predictor: U2NetSaliency(network: predictor.network, threads: 1))
+    let oneThread = SubjectExtractor(predictor: try U2NetSaliency(network: predictor.network, threads: 1))
     let serial = try await measure("end to end, inference on 1 thread", iterations: 2) {
         let photo = try ImageDecoder.decode(jpeg)
         let s = try await oneThread.extractSubject(from: photo)

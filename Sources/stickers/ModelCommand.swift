@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ModelFetching
 import NeuralNet
 
 /// `stickers model fetch|path`: the cut-out model, fetched once like a dependency.

@@ -52,7 +52,7 @@ struct StickerCommand: AsyncParsableCommand {
         let predictor: U2NetSaliency
         switch await loading {
         case .success(let loaded): predictor = loaded
-        case .failure(let error): throw fail("the cut-out model is not available: \(error)", ExitStatus.unavailable)
+        case .failure(let error): throw fail("the cut-out model cannot be used: \(error)", ExitStatus.unavailable)
         }
 
         var style = StickerStyle(outlineWidth: outline, outlined: !noOutline)

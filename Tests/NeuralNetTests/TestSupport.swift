@@ -1,4 +1,5 @@
 import Foundation
+import ModelFetching
 import Testing
 @testable import NeuralNet
 

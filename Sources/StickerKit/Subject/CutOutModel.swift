@@ -1,4 +1,5 @@
 import Foundation
+import ModelFetching
 import NeuralNet
 
 /// Why the cut-out model could not be loaded.
@@ -34,10 +35,16 @@ public enum CutOutModel {
             case .corrupt(let m): throw .unusable(m)
             }
         }
+        let network: NeuralNetwork
         do {
-            return U2NetSaliency(network: try NeuralNetwork(contentsOf: url), threads: threads)
+            network = try NeuralNetwork(contentsOf: url)
         } catch {
             throw .unusable("\(url.path): \(error.description)")
+        }
+        do {
+            return try U2NetSaliency(network: network, threads: threads)
+        } catch {
+            throw .unusable("\(url.path) is \(error.description)")
         }
     }
 }

@@ -17,9 +17,12 @@ public struct U2NetSaliency: SaliencyPredicting {
     /// composites, it changes no case's IoU by more than 0.01 and lowers the mean alpha error.
     public var coarseOutput = 3
 
-    public init(network: NeuralNetwork, threads: Int = 1) {
+    /// The predictor over `network`, which must have the shapes of a saliency network (see
+    /// `SaliencyNetworkCheck`); its declared input side is used.
+    public init(network: NeuralNetwork, threads: Int = 1) throws(CutOutModelError) {
         self.network = network
         self.threads = threads
+        self.inputSide = try SaliencyNetworkCheck.inputSide(of: network, defaultSide: inputSide)
     }
 
     static let mean: [Float] = [0.485, 0.456, 0.406]
@@ -63,13 +66,14 @@ public struct U2NetSaliency: SaliencyPredicting {
         } catch {
             throw .modelFailed(error.description)
         }
-        guard let output = outputs[outputName], output.shape.count >= 2 else {
-            throw .modelFailed("the network returned no saliency map")
+        // The declared shapes were checked at load; a file that leaves them symbolic is held to
+        // the same rule here: one map, 1×1×H×W, of the input's size.
+        guard let output = outputs[outputName], output.shape.count == 4, output.shape[0] == 1, output.shape[1] == 1,
+              output.shape[2] == inputSide, output.shape[3] == inputSide else {
+            let shape = outputs[outputName].map { SaliencyNetworkCheck.describe($0.shape) } ?? "none"
+            throw .modelFailed("not a saliency network: its output '\(outputName)' has shape \(shape), not 1×1×\(inputSide)×\(inputSide)")
         }
-        let height = output.shape[output.shape.count - 2], width = output.shape[output.shape.count - 1]
-        guard width > 0, height > 0, output.scalars.count >= width * height else {
-            throw .modelFailed("the saliency map has shape \(output.shape)")
-        }
+        let height = output.shape[2], width = output.shape[3]
         return Plane(width: width, height: height, values: Array(output.scalars.prefix(width * height)))
     }
 }
