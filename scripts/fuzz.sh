@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of the code that reads untrusted bytes.
+#
+#   scripts/fuzz.sh TARGET SECONDS     build TARGET and fuzz it for SECONDS
+#   scripts/fuzz.sh all SECONDS        each target in turn, SECONDS each
+#   scripts/fuzz.sh list               the targets
+#
+# Targets: jpeg, png (Raster's decoders and the libjpeg-turbo/libpng shims), exif (our EXIF
+# orientation parser), onnx (the ONNX/protobuf reader and graph planner), multipart (the web app's
+# form parser), apod (the APOD JSON decoding).
+#
+# Each target is compiled straight from the module's sources with `swiftc -sanitize=fuzzer,address`
+# (SwiftPM cannot build a libFuzzer binary: it has no main of its own). The seeds in
+# Tests/Fuzz/corpus/TARGET are committed; what the fuzzer finds grows a working corpus under
+# .build-fuzz/ instead. A crash leaves its input in .build-fuzz/crashes/TARGET-* and the script
+# exits 1: add that input to the target's tests as a regression test once fixed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out=$root/.build-fuzz
+targets=(jpeg png exif onnx multipart apod)
+
+if [ "${1:-}" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
+if [ $# -ne 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
+    echo "usage: scripts/fuzz.sh TARGET|all SECONDS   (targets: ${targets[*]})" >&2
+    exit 64
+fi
+if [ "$1" = all ]; then
+    status=0
+    for target in "${targets[@]}"; do "$0" "$target" "$2" || status=1; done
+    exit $status
+fi
+target=$1 seconds=$2
+case " ${targets[*]} " in *" $target "*) ;; *) echo "unknown target $target (${targets[*]})" >&2; exit 64 ;; esac
+
+bin=$(dirname "$(readlink -f "$(command -v swiftc)")")
+clang=$bin/clang
+swift_flags=(-swift-version 6 -parse-as-library -O -g -sanitize=fuzzer,address
+             -enable-upcoming-feature NonisolatedNonsendingByDefault
+             -enable-upcoming-feature InferIsolatedConformances)
+mkdir -p "$out/obj" "$out/crashes" "$out/corpus/$target"
+
+# The C shims, instrumented like the Swift code, and a module map so Swift can import them.
+codec_objects() {
+    local cflags
+    cflags="$(pkg-config --cflags libpng libjpeg)"
+    for c in Sources/CImageCodecs/*.c; do
+        local o=$out/obj/$(basename "$c" .c).o
+        if [ ! -f "$o" ] || [ "$c" -nt "$o" ]; then
+            # shellcheck disable=SC2086
+            "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CImageCodecs/include $cflags "$c" -o "$o"
+        fi
+        echo "$o"
+    done
+    cat > "$out/obj/module.modulemap" <<EOF
+module CImageCodecs {
+    header "$root/Sources/CImageCodecs/include/image_codecs.h"
+    export *
+}
+EOF
+}
+
+sources=() extra=()
+case $target in
+    jpeg|png|exif)
+        # Raster is compiled once as a module (testable: the EXIF target calls an internal parser)
+        # and shared by the three targets.
+        mapfile -t objects < <(codec_objects)
+        mapfile -t raster < <(find Sources/Raster -name '*.swift' | sort)
+        if [ ! -f "$out/obj/Raster.o" ] || [ -n "$(find Sources/Raster Sources/CImageCodecs -newer "$out/obj/Raster.o" -print -quit)" ]; then
+            echo "== building Raster for fuzzing"
+            swiftc "${swift_flags[@]}" -enable-testing -module-name Raster -emit-module -emit-module-path "$out/obj/Raster.swiftmodule" \
+                -emit-object -wmo -o "$out/obj/Raster.o" -Xcc -fmodule-map-file="$out/obj/module.modulemap" "${raster[@]}"
+        fi
+        sources=(Tests/Fuzz/Targets/decode_every_way.swift)
+        extra=(-I "$out/obj" -Xcc -fmodule-map-file="$out/obj/module.modulemap" "$out/obj/Raster.o" "${objects[@]}"
+               $(pkg-config --libs libpng libjpeg) -lz)
+        ;;
+    onnx)
+        # The kernel modules NeuralNet imports are compiled as plain modules first (no CPU-specific
+        # flags: the planner never runs a kernel).
+        for dir in Sources/NeuralNet[A-Z]*/; do
+            name=$(basename "$dir")
+            mapfile -t kernel < <(find "$dir" -name '*.swift' | sort)
+            swiftc "${swift_flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/obj/$name.swiftmodule" \
+                -emit-object -wmo -o "$out/obj/$name.o" "${kernel[@]}"
+            extra+=("$out/obj/$name.o")
+        done
+        extra+=(-I "$out/obj")
+        mapfile -t sources < <(find Sources/NeuralNet -name '*.swift' | sort)
+        ;;
+    multipart) sources=(Sources/StickerWeb/Server/MultipartForm.swift) ;;
+    apod) sources=(Sources/SpacePhotos/SpacePhoto.swift Sources/SpacePhotos/SpacePhotoPage.swift
+                   Sources/SpacePhotos/APODError.swift Sources/SpacePhotos/APODDay.swift) ;;
+esac
+
+binary=$out/fuzz-$target
+echo "== building $binary"
+swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" -o "$binary" \
+    "${sources[@]}" "Tests/Fuzz/Targets/$target.swift" "${extra[@]}" 2>&1 \
+    | grep -vE "Cannot export local symbol|^$" || true
+[ -x "$binary" ] || { echo "build of $target failed" >&2; exit 1; }
+
+log=$out/fuzz-$target.log
+echo "== fuzzing $target for ${seconds}s (log: $log)"
+set +e
+"$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "Tests/Fuzz/corpus/$target" > "$log" 2>&1
+status=$?
+set -e
+runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+coverage=$(grep -oE 'cov: [0-9]+' "$log" | tail -1)
+echo "$target: ${runs:-?} executions in ${seconds}s, ${coverage:-cov: ?}, corpus $(ls "$out/corpus/$target" | wc -l) inputs, exit $status"
+if [ $status -ne 0 ]; then
+    grep -E 'ERROR: |SUMMARY: |Test unit written' "$log" | head -5
+    exit 1
+fi
