@@ -107,6 +107,9 @@ let package = Package(
                 "StickerApp", "StickerKit", "SpacePhotos", "Raster",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
+            // The page's files (Assets/*: index.html, app.css, a script per tab), compiled into the binary
+            // as byte arrays (`PackageResources.app_css`…): the server works alone, no bundle to find.
+            resources: [.embedInCode("Assets")],
             swiftSettings: concurrency
         ),
         // mallopt for the one-shot commands (see AllocatorTuning.swift): Glibc's Swift module lacks <malloc.h>.

@@ -4,21 +4,29 @@ import Testing
 @testable import StickerWeb
 
 @Suite struct PageRoutesTests {
-    @Test func thePageAndItsAssetsAreServed() async throws {
+    @Test("the page, its style and its scripts (shared first, then one per tab) are served")
+    func thePageAndItsAssetsAreServed() async throws {
         try await withWebApp { client in
             let page = try await client.execute(uri: "/", method: .get)
             #expect(page.status == .ok)
             #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
             let html = String(buffer: page.body)
             #expect(html.contains("id=\"tab-stickers\""))
-            #expect(html.contains("/app.js"))
 
-            let script = try await client.execute(uri: "/app.js", method: .get)
-            #expect(script.headers[.contentType]?.hasPrefix("text/javascript") == true)
-            #expect(String(buffer: script.body).contains("/api/stickers/events"))
+            // The shared script first, then one per tab, each named by the page and served.
+            let scripts = ["/common.js", "/stickers.js", "/colors.js", "/space.js"]
+            let positions = scripts.compactMap { html.range(of: "<script src=\"\($0)\"></script>")?.lowerBound }
+            #expect(positions.count == scripts.count && positions == positions.sorted())
+            for (path, calls) in zip(scripts, ["function api(", "/api/stickers/events", "/api/colors/extract", "/api/space/refresh"]) {
+                let script = try await client.execute(uri: path, method: .get)
+                #expect(script.status == .ok)
+                #expect(script.headers[.contentType]?.hasPrefix("text/javascript") == true)
+                #expect(String(buffer: script.body).contains(calls), "\(path) lacks \(calls)")
+            }
 
             let style = try await client.execute(uri: "/app.css", method: .get)
             #expect(style.headers[.contentType]?.hasPrefix("text/css") == true)
+            #expect(String(buffer: style.body).contains(".carousel"))
         }
     }
 

@@ -1,17 +1,40 @@
 import Hummingbird
 
-/// The page and its script and style, compiled into the binary: nothing to install or find at
-/// run time.
+/// The page, its style and its scripts: real files in `Sources/StickerWeb/Assets`, compiled into
+/// the binary by SwiftPM (`.embedInCode` in Package.swift generates `PackageResources`), so the
+/// server has nothing to install or find at run time.
 struct AssetRoutes: Sendable {
-    func register(on router: Router<some RequestContext>) {
-        router.get("/") { _, _ in Self.asset(Assets.indexHTML, "text/html; charset=utf-8") }
-        router.get("/app.js") { _, _ in Self.asset(Assets.appJS, "text/javascript; charset=utf-8") }
-        router.get("/app.css") { _, _ in Self.asset(Assets.appCSS, "text/css; charset=utf-8") }
-        router.get("/healthz") { _, _ in "ok" }
+    /// One file the page loads, served with the content type its extension implies.
+    struct Asset: Sendable {
+        let path: String
+        let contentType: String
+        let body: ByteBuffer
+
+        init(_ path: String, _ bytes: [UInt8], _ contentType: String) {
+            self.path = path
+            self.contentType = contentType
+            self.body = ByteBuffer(bytes: bytes)
+        }
     }
 
-    static func asset(_ text: String, _ contentType: String) -> Response {
-        Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-cache"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    /// common.js (the shared helpers and tab switching) is loaded first, then one script per tab;
+    /// index.html lists them in that order.
+    static let assets: [Asset] = [
+        Asset("/", PackageResources.index_html, "text/html; charset=utf-8"),
+        Asset("/app.css", PackageResources.app_css, "text/css; charset=utf-8"),
+        Asset("/common.js", PackageResources.common_js, "text/javascript; charset=utf-8"),
+        Asset("/stickers.js", PackageResources.stickers_js, "text/javascript; charset=utf-8"),
+        Asset("/colors.js", PackageResources.colors_js, "text/javascript; charset=utf-8"),
+        Asset("/space.js", PackageResources.space_js, "text/javascript; charset=utf-8"),
+    ]
+
+    func register(on router: Router<some RequestContext>) {
+        for asset in Self.assets {
+            router.get(RouterPath(asset.path)) { _, _ in
+                Response(status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "no-cache"],
+                         body: ResponseBody(byteBuffer: asset.body))
+            }
+        }
+        router.get("/healthz") { _, _ in "ok" }
     }
 }

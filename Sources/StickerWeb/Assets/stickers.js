@@ -1,0 +1,140 @@
+"use strict";
+// Stickers tab: photos in, live progress over server-sent events, results in a carousel and a grid.
+(function () {
+  const $ = id => document.getElementById(id);
+  const message = $("sticker-message");
+  let state = null;
+  let events = null;
+  let carouselIndex = 0;
+  const cards = new Map();
+
+  async function refresh() {
+    try { render(await api("GET", "/api/stickers")); } catch (e) { showMessage(message, e.message, true); }
+  }
+
+  function imageURL(id, kind) { return `/api/stickers/photos/${id}/${kind}`; }
+
+  function card(photo) {
+    const node = el("article", { class: "card " + photo.status, "data-id": photo.id, "data-status": photo.status });
+    const images = el("div", { class: "images" });
+    let status;
+    if (photo.status === "processed") {
+      images.append(el("img", { class: "sticker checker", src: imageURL(photo.id, "sticker.png"), alt: "Sticker of " + photo.name }));
+      images.append(el("img", { class: "gradient", src: imageURL(photo.id, "gradient.png"), alt: "Gradient sticker of " + photo.name }));
+      status = el("div", { class: "status", text: "Sticker ready" });
+    } else if (photo.status === "invalid") {
+      images.append(el("div", { class: "placeholder", style: "animation:none;background:#f3dede" }));
+      status = el("div", { class: "status reason", text: "⚠ " + (photo.reason || "cannot be used") });
+    } else {
+      images.append(el("img", { class: "thumb", loading: "lazy", src: imageURL(photo.id, "original"), alt: photo.name,
+        onerror: e => e.target.replaceWith(el("div", { class: "placeholder" })) }));
+      status = el("div", { class: "status", text: state && state.isProcessing ? "Processing…" : "Waiting" });
+    }
+    node.append(
+      el("button", { class: "remove", title: "Remove " + photo.name, "aria-label": "Remove " + photo.name, text: "×",
+        onclick: () => act("DELETE", `/api/stickers/photos/${photo.id}`) }),
+      images, el("div", { class: "name", text: photo.name, title: photo.name }), status);
+    if (photo.colors.length) node.append(swatches(photo.colors));
+    return node;
+  }
+
+  function render(snapshot) {
+    state = snapshot;
+    const grid = $("grid");
+    const seen = new Set();
+    snapshot.photos.forEach((photo, index) => {
+      seen.add(photo.id);
+      const key = photo.status + (photo.status === "pending" ? String(snapshot.isProcessing) : "");
+      let entry = cards.get(photo.id);
+      if (!entry || entry.key !== key) {
+        const node = card(photo);
+        if (entry) entry.node.replaceWith(node);
+        entry = { node, key };
+        cards.set(photo.id, entry);
+      }
+      if (grid.children[index] !== entry.node) grid.insertBefore(entry.node, grid.children[index] || null);
+    });
+    for (const [id, entry] of cards) if (!seen.has(id)) { entry.node.remove(); cards.delete(id); }
+
+    const { completed, total, fraction } = snapshot.progress;
+    $("progress").value = total ? fraction : 0;
+    const invalid = snapshot.photos.filter(p => p.status === "invalid").length;
+    $("progress-text").textContent = total === 0 ? "No photos yet"
+      : `${completed} / ${total} done (${Math.round(fraction * 100)}%)` + (invalid ? ` · ${invalid} invalid` : "");
+    $("progress-text").dataset.percent = String(Math.round(fraction * 100));
+    const pending = snapshot.photos.some(p => p.status === "pending");
+    $("process").disabled = snapshot.isProcessing || !pending;
+    $("cancel").disabled = !snapshot.isProcessing;
+    $("use-library").disabled = !snapshot.hasLibrary || snapshot.isProcessing;
+    $("download").classList.toggle("disabled", !snapshot.photos.some(p => p.status === "processed"));
+    $("drop-hint").hidden = total > 0;
+    renderCarousel();
+  }
+
+  function renderCarousel() {
+    const done = state ? state.photos.filter(p => p.status === "processed") : [];
+    $("carousel").hidden = done.length === 0;
+    if (!done.length) return;
+    carouselIndex = ((carouselIndex % done.length) + done.length) % done.length;
+    const photo = done[carouselIndex];
+    const sticker = $("carousel-sticker");
+    if (sticker.dataset.id !== photo.id) {
+      sticker.dataset.id = photo.id;
+      sticker.src = imageURL(photo.id, "sticker.png");
+      sticker.alt = "Sticker of " + photo.name;
+      $("carousel-gradient").src = imageURL(photo.id, "gradient.png");
+      $("carousel-gradient").alt = "Gradient sticker of " + photo.name;
+    }
+    $("carousel-caption").textContent = `${photo.name} — ${carouselIndex + 1} of ${done.length}`;
+  }
+
+  async function act(method, url, body, headers) {
+    try {
+      const snapshot = await api(method, url, body, headers);
+      showMessage(message, "");
+      render(snapshot);
+      return snapshot;
+    } catch (e) {
+      showMessage(message, e.message, true);
+      return null;
+    }
+  }
+
+  // Each file is its own request, so one refused file (not an image, too large) does not stop the rest.
+  async function upload(files) {
+    const errors = [];
+    for (const file of files) {
+      if (state && file.size > state.limits.maxUploadBytes) {
+        errors.push(`${file.name}: larger than ${Math.round(state.limits.maxUploadBytes / 1048576)} MB`);
+        continue;
+      }
+      try {
+        render(await api("POST", "/api/stickers/photos?name=" + encodeURIComponent(file.name), file,
+          { "Content-Type": file.type || "application/octet-stream" }));
+      } catch (e) { errors.push(e.message); }
+    }
+    showMessage(message, errors.join(" · "), errors.length > 0);
+  }
+
+  function watch() {
+    if (events) events.close();
+    events = new EventSource("/api/stickers/events");
+    events.addEventListener("progress", e => render(JSON.parse(e.data)));
+    events.addEventListener("done", e => { render(JSON.parse(e.data)); events.close(); events = null; });
+    events.onerror = () => { if (events) { events.close(); events = null; } refresh(); };
+  }
+
+  $("upload").addEventListener("change", async e => { await upload([...e.target.files]); e.target.value = ""; });
+  $("use-library").addEventListener("click", () => act("POST", "/api/stickers/library"));
+  $("process").addEventListener("click", async () => { if (await act("POST", "/api/stickers/process")) watch(); });
+  $("cancel").addEventListener("click", () => act("POST", "/api/stickers/cancel"));
+  $("clear").addEventListener("click", () => act("DELETE", "/api/stickers/photos"));
+  $("carousel-prev").addEventListener("click", () => { carouselIndex -= 1; renderCarousel(); });
+  $("carousel-next").addEventListener("click", () => { carouselIndex += 1; renderCarousel(); });
+  const tab = $("tab-stickers");
+  tab.addEventListener("dragover", e => { e.preventDefault(); tab.classList.add("drop-target"); });
+  tab.addEventListener("dragleave", () => tab.classList.remove("drop-target"));
+  tab.addEventListener("drop", e => { e.preventDefault(); tab.classList.remove("drop-target"); upload([...e.dataTransfer.files]); });
+  tabs.stickers = { shown: refresh, watch: () => { refresh().then(watch); } };
+  refresh().then(() => { if (state && state.isProcessing) watch(); });
+})();
