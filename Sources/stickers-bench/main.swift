@@ -11,6 +11,7 @@ let suites: [BenchmarkSuite] = [
     pipelineSuite,
     pngSuite,
     stickerSuite,
+    styleSuite,
 ]
 
 await BenchmarkRunner.run(suites: suites, arguments: Array(CommandLine.arguments.dropFirst()))

@@ -32,6 +32,9 @@ struct MakeCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON report on standard output.")
     var json = false
 
+    @OptionGroup(title: "Style (every sticker in the pack)")
+    var style: StyleOptions
+
     func validate() throws {
         guard (3...10).contains(colors) else { throw ValidationError("--colors must be between 3 and 10") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -47,7 +50,7 @@ struct MakeCommand: AsyncParsableCommand {
         let processor: PhotoProcessor
         do {
             processor = try await StickerEngine.photoProcessor(colorCount: colors, concurrentPhotos: jobs,
-                                                               log: { printError($0) })
+                                                               style: style.style, log: { printError($0) })
         } catch {
             throw fail("\(error)", ExitStatus.unavailable)
         }

@@ -22,19 +22,11 @@ struct StickerCommand: AsyncParsableCommand {
     @Option(help: "Also write the sticker on a gradient of the photo's colours.")
     var gradient: String?
 
-    @Option(help: "Outline width in pixels (default: 2% of the subject's smaller side).")
-    var outline: Int?
-
-    @Flag(help: "No outline: the bare cut-out.")
-    var noOutline = false
+    @OptionGroup(title: "Style")
+    var style: StyleOptions
 
     @Option(help: "The cut-out model (ONNX) to use instead of the cached U²-Net-p (also: STICKERS_MODEL).")
     var model: String?
-
-    func validate() throws {
-        if let outline, outline < 0 { throw ValidationError("--outline must be 0 or more pixels") }
-        if outline != nil && noOutline { throw ValidationError("--outline and --no-outline exclude each other") }
-    }
 
     @MainActor func run() async throws {
         AllocatorTuning.keepFreedMemoryForReuse()
@@ -55,11 +47,9 @@ struct StickerCommand: AsyncParsableCommand {
         case .failure(let error): throw fail("the cut-out model cannot be used: \(error)", ExitStatus.unavailable)
         }
 
-        var style = StickerStyle(outlineWidth: outline, outlined: !noOutline)
-        if outline == 0 { style.outlined = false }
         let sticker: Sticker
         do {
-            sticker = try await SubjectExtractor(predictor: predictor, style: style).extractSubject(from: photo)
+            sticker = try await SubjectExtractor(predictor: predictor, style: style.style).extractSubject(from: photo)
         } catch .noClearSubject {
             throw fail("\(image): no clear subject to cut out (nothing stands out from the background)", ExitStatus.dataError)
         } catch {

@@ -1,34 +1,76 @@
 import Raster
 
-/// Draws one sticker: layers shadow, outline, subject. The distance field and the shadow are
+/// Draws one sticker: layers shadow, outline, subject; an effect recolours the subject first
+/// (comic) or shades subject and outline together (puffy). The distance fields and the shadow are
 /// computed on a grid of at most `maximumGridSide` pixels a side and sampled bilinearly, so a 12 MP
-/// subject costs a few megabytes, not a float per pixel; both are smooth, so nothing is lost.
+/// subject costs a few megabytes, not a float per pixel; they are smooth, so nothing is lost.
 struct StickerRenderer {
     let style: StickerStyle
-    let cutOut: Image
+    var cutOut: Image
     var maximumGridSide = 1024
+    var comic = ComicEffect()
+    var puffy = PuffyEffect()
+
+    init(style: StickerStyle, cutOut: Image) {
+        self.style = style
+        self.cutOut = cutOut
+    }
 
     func render() -> Image {
+        var renderer = self
+        if style.effect == .comic { renderer.cutOut = comic.posterised(cutOut) }
+        return renderer.renderLayers()
+    }
+
+    private func renderLayers() -> Image {
         guard let grid = Layers.Grid(self) else { return padded(margin: margin) }
         let solid = Layers.solidCells(of: cutOut, on: grid, rows: 0..<grid.height)
         let squared = DistanceTransform.squaredDistances(width: grid.width, height: grid.height) { solid[$0] }
-        let layers = Layers(self, grid: grid, squaredDistances: squared)
+        let inside = insideFeatures(solid: solid, squared: squared, step: grid.step).map { outside in
+            DistanceTransform.squaredDistances(width: grid.width, height: grid.height) { outside[$0] }
+        }
+        let layers = Layers(self, grid: grid, squaredDistances: squared, insideSquaredDistances: inside)
         return Image(width: layers.width, height: layers.height, pixels: layers.composite(rows: 0..<layers.height))
     }
 
-    /// As `render()`, the distance field and the canvas computed in `bands` bands on parallel child
-    /// tasks.
+    /// As `render()`, the effect, the distance fields and the canvas computed in `bands` bands on
+    /// parallel child tasks.
     func render(bands: Int) async -> Image {
+        var renderer = self
+        if style.effect == .comic { renderer.cutOut = await comic.posterised(cutOut, bands: bands) }
+        return await renderer.renderLayers(bands: bands)
+    }
+
+    private func renderLayers(bands: Int) async -> Image {
         guard let grid = Layers.Grid(self) else { return padded(margin: margin) }
         let cutOut = cutOut
         let solidParts = await concurrentMap(rowBands(grid.height, count: bands)) {
             Layers.solidCells(of: cutOut, on: grid, rows: $0)
         }
+        let solid = joinedBands(solidParts)
         let squared = await DistanceTransform.squaredDistances(width: grid.width, height: grid.height,
-                                                               features: joinedBands(solidParts), bands: bands)
-        let layers = Layers(self, grid: grid, squaredDistances: squared)
+                                                               features: solid, bands: bands)
+        var inside: [Float]?
+        if let outside = insideFeatures(solid: solid, squared: squared, step: grid.step) {
+            inside = await DistanceTransform.squaredDistances(width: grid.width, height: grid.height,
+                                                              features: outside, bands: bands)
+        }
+        let layers = Layers(self, grid: grid, squaredDistances: squared, insideSquaredDistances: inside)
         let parts = await concurrentMap(rowBands(layers.height, count: bands)) { layers.composite(rows: $0) }
         return Image(width: layers.width, height: layers.height, pixels: joinedBands(parts))
+    }
+
+    /// The cells an effect measures its inside distances from: outside the subject (comic: the ink
+    /// runs along the subject's edge) or outside subject and outline (puffy: the whole sticker
+    /// inflates). Nil without an effect.
+    private func insideFeatures(solid: [Bool], squared: [Float], step: Int) -> [Bool]? {
+        switch style.effect {
+        case nil: return nil
+        case .comic: return solid.map { !$0 }
+        case .puffy:
+            let reach = outlineWidth / Float(step)
+            return squared.map { !($0.squareRoot() <= reach) }
+        }
     }
 
     var outlineWidth: Float { Float(style.resolvedOutlineWidth(width: cutOut.width, height: cutOut.height)) }
@@ -51,12 +93,18 @@ struct StickerRenderer {
         let outline: Float
         let distance: GridPlane
         let shadowGrid: GridPlane?
+        /// Comic: each cell's distance (canvas pixels) inside the subject, and the ink line's width.
+        let inkDistance: GridPlane?
+        let inkWidth: Float
+        /// Puffy: the factor each colour is multiplied by, and the fraction blended to white.
+        let puffShade: GridPlane?
+        let puffGloss: GridPlane?
         let columns: GridPlane.Axis
         let rows: GridPlane.Axis
         let shadowRows: GridPlane.Axis
 
         /// The coarse grid of the distance field and the shadow: one cell per `step`×`step` canvas
-        /// pixels. Nil when there is neither outline nor shadow (the cut-out is only padded).
+        /// pixels. Nil when there is no outline, shadow or effect (the cut-out is only padded).
         struct Grid: Sendable {
             let step: Int
             let width: Int
@@ -65,7 +113,7 @@ struct StickerRenderer {
             let margin: Int
 
             init?(_ renderer: StickerRenderer) {
-                guard renderer.outlineWidth > 0 || renderer.style.shadow != nil else { return nil }
+                guard renderer.outlineWidth > 0 || renderer.style.shadow != nil || renderer.style.effect != nil else { return nil }
                 margin = renderer.margin
                 let canvasWidth = renderer.cutOut.width + 2 * margin, canvasHeight = renderer.cutOut.height + 2 * margin
                 step = max(1, (max(canvasWidth, canvasHeight) + renderer.maximumGridSide - 1) / renderer.maximumGridSide)
@@ -104,8 +152,9 @@ struct StickerRenderer {
             return solid
         }
 
-        /// The layers on `grid`, whose squared distances (in cells) to the solid cells are given.
-        init(_ renderer: StickerRenderer, grid: Grid, squaredDistances squared: [Float]) {
+        /// The layers on `grid`, whose squared distances (in cells) to the solid cells are given, and
+        /// for an effect the squared distances to the cells outside (see `insideFeatures`).
+        init(_ renderer: StickerRenderer, grid: Grid, squaredDistances squared: [Float], insideSquaredDistances: [Float]?) {
             let style = renderer.style, cutOut = renderer.cutOut
             let outline = renderer.outlineWidth, blur = renderer.shadowBlur, offset = renderer.shadowOffset
             let margin = grid.margin, step = grid.step, gw = grid.width, gh = grid.height
@@ -122,6 +171,22 @@ struct StickerRenderer {
                 for _ in 0..<3 { silhouette = box.mean(silhouette) }
                 shadowGrid = GridPlane(width: gw, height: gh, step: step, values: silhouette.map { $0 * shadow.opacity })
             }
+            var inkDistance: GridPlane?, puffShade: GridPlane?, puffGloss: GridPlane?
+            if let insideSquaredDistances {
+                let inside = insideSquaredDistances.map { $0.isFinite ? $0.squareRoot() * Float(step) : 1e9 }
+                switch style.effect {
+                case .comic?:
+                    inkDistance = GridPlane(width: gw, height: gh, step: step, values: inside)
+                case .puffy?:
+                    let radius = renderer.puffy.radiusFraction * Float(min(cutOut.width, cutOut.height))
+                    let shading = renderer.puffy.shading(inside: inside, width: gw, height: gh, step: step, radius: radius)
+                    puffShade = GridPlane(width: gw, height: gh, step: step, values: shading.shade)
+                    puffGloss = GridPlane(width: gw, height: gh, step: step, values: shading.gloss)
+                case nil: break
+                }
+            }
+            self.inkDistance = inkDistance; self.puffShade = puffShade; self.puffGloss = puffGloss
+            inkWidth = renderer.comic.inkWidth(width: cutOut.width, height: cutOut.height)
             self.cutOut = cutOut; self.style = style; self.margin = margin
             self.width = width; self.height = height; self.outline = outline
             self.distance = distance; self.shadowGrid = shadowGrid
@@ -137,7 +202,11 @@ struct StickerRenderer {
             var out = [UInt8](repeating: 0, count: band.count * width * 4)
             let oc = style.outlineColor
             let ocr = Float(oc.r), ocg = Float(oc.g), ocb = Float(oc.b)
+            let ink = ComicEffect.ink
+            let inkR = Float(ink.r), inkG = Float(ink.g), inkB = Float(ink.b), inkWidth = inkWidth
             let cw = cutOut.width, ch = cutOut.height, outline = outline, width = width, margin = margin
+            // Without an effect an opaque subject pixel is copied as it is.
+            let plainSubject = inkDistance == nil && puffShade == nil
             cutOut.pixels.withUnsafeBufferPointer { px in
                 out.withUnsafeMutableBufferPointer { dst in
                     for y in band {
@@ -146,32 +215,41 @@ struct StickerRenderer {
                         for x in 0..<width {
                             let o = ((y - band.lowerBound) * width + x) * 4
                             let cx = x - margin
-                            var sa: Float = 0
-                            var s = 0
+                            var sa: Float = 0, sr: Float = 0, sg: Float = 0, sb: Float = 0
                             if subjectRow && cx >= 0 && cx < cw {
-                                s = (cy * cw + cx) * 4
-                                if px[s + 3] == 255 {   // opaque subject: nothing below shows
+                                let s = (cy * cw + cx) * 4
+                                if plainSubject && px[s + 3] == 255 {   // opaque subject: nothing below shows
                                     dst[o] = px[s]; dst[o + 1] = px[s + 1]; dst[o + 2] = px[s + 2]; dst[o + 3] = 255
                                     continue
                                 }
                                 sa = Float(px[s + 3]) * (1 / 255)
-                            }
-                            // Premultiplied layers, bottom up: shadow (black), outline, subject.
-                            var a: Float = 0, r: Float = 0, g: Float = 0, b: Float = 0
-                            if let shadowGrid { a = shadowGrid.sample(columns, x, shadowRows, y) }
-                            if outline > 0 {
-                                let oa = Self.outlineAlpha(distance.sample(columns, x, rows, y), outline)
-                                if oa > 0 {
-                                    r = ocr * oa + r * (1 - oa); g = ocg * oa + g * (1 - oa); b = ocb * oa + b * (1 - oa)
-                                    a = oa + a * (1 - oa)
+                                sr = Float(px[s]); sg = Float(px[s + 1]); sb = Float(px[s + 2])
+                                if sa > 0, let inkDistance {
+                                    let k = min(1, max(0, inkWidth + 1 - inkDistance.sample(columns, x, rows, y)))
+                                    sr += (inkR - sr) * k; sg += (inkG - sg) * k; sb += (inkB - sb) * k
                                 }
                             }
+                            // Premultiplied: outline, subject over it, the effect's shading, all
+                            // over the shadow (black, so it adds only alpha).
+                            var a: Float = 0, r: Float = 0, g: Float = 0, b: Float = 0
+                            if outline > 0 && sa < 1 {
+                                let oa = Self.outlineAlpha(distance.sample(columns, x, rows, y), outline)
+                                if oa > 0 { r = ocr * oa; g = ocg * oa; b = ocb * oa; a = oa }
+                            }
                             if sa > 0 {
-                                r = Float(px[s]) * sa + r * (1 - sa)
-                                g = Float(px[s + 1]) * sa + g * (1 - sa)
-                                b = Float(px[s + 2]) * sa + b * (1 - sa)
+                                r = sr * sa + r * (1 - sa)
+                                g = sg * sa + g * (1 - sa)
+                                b = sb * sa + b * (1 - sa)
                                 a = sa + a * (1 - sa)
                             }
+                            if a > 0, let puffShade, let puffGloss {
+                                let shade = puffShade.sample(columns, x, rows, y), gloss = puffGloss.sample(columns, x, rows, y)
+                                let white = 255 * a * gloss, keep = shade * (1 - gloss)
+                                r = min(255 * a, r * keep + white)
+                                g = min(255 * a, g * keep + white)
+                                b = min(255 * a, b * keep + white)
+                            }
+                            if let shadowGrid, a < 1 { a += shadowGrid.sample(columns, x, shadowRows, y) * (1 - a) }
                             guard a > 0 else { continue }
                             let inv = 1 / a
                             dst[o] = UInt8(min(255, r * inv + 0.5))

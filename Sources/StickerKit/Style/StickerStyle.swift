@@ -1,8 +1,8 @@
 import Raster
 
 /// The sticker look applied to a cut-out: a white outline (the alpha dilated by a Euclidean
-/// distance, so corners come out round), an optional soft drop shadow, cropped to the subject plus
-/// what the outline and shadow need.
+/// distance, so corners come out round), an optional soft drop shadow, an optional effect (comic,
+/// puffy), cropped to the subject plus what the outline and shadow need.
 public struct StickerStyle: Sendable, Hashable {
     /// Outline width in pixels; nil: `outlineFraction` of the subject's smaller side.
     public var outlineWidth: Int?
@@ -14,6 +14,19 @@ public struct StickerStyle: Sendable, Hashable {
     public var shadow: Shadow?
     /// Transparent border around everything, in pixels.
     public var padding = 2
+    /// A look applied to the subject (and, for puffy, its outline); nil: the photo's own colours.
+    public var effect: Effect?
+
+    /// The widest outline the fronts accept, in pixels (wider ones swallow the subject).
+    public static let outlineWidths = 0...100
+
+    /// A look applied on top of the cut-out.
+    public enum Effect: String, Sendable, Hashable, CaseIterable, Codable {
+        /// Colours posterised in OKLab to a few flat tones, a dark ink line just inside the outline.
+        case comic
+        /// Inflated: shaded from the silhouette's distance field, with a soft highlight.
+        case puffy
+    }
 
     /// A soft shadow under the sticker.
     public struct Shadow: Sendable, Hashable {
@@ -25,10 +38,11 @@ public struct StickerStyle: Sendable, Hashable {
         public init() {}
     }
 
-    public init(outlineWidth: Int? = nil, outlined: Bool = true, shadow: Shadow? = nil) {
+    public init(outlineWidth: Int? = nil, outlined: Bool = true, shadow: Shadow? = nil, effect: Effect? = nil) {
         self.outlineWidth = outlineWidth
         self.outlined = outlined
         self.shadow = shadow
+        self.effect = effect
     }
 
     /// The cut-out without any styling.

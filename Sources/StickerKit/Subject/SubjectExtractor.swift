@@ -79,7 +79,7 @@ public struct SubjectExtractor: Sendable {
         let cut = try await cutOut(from: image, lap: lap)
         let styled = await style.apply(to: cut.image, bands: bands)
         lap("style")
-        return Sticker(image: styled, mask: cut.mask)
+        return Sticker(image: styled, mask: cut.mask, cutOut: cut, style: style)
     }
 
     /// The subject alone: full-size alpha and the cropped cut-out (straight alpha, edge colours cleaned).
@@ -91,6 +91,13 @@ public struct SubjectExtractor: Sendable {
         /// Where `image` sits in the photo.
         public var originX: Int
         public var originY: Int
+
+        public init(mask: Mask, image: Image, originX: Int, originY: Int) {
+            self.mask = mask
+            self.image = image
+            self.originX = originX
+            self.originY = originY
+        }
     }
 
     @concurrent
