@@ -2,15 +2,16 @@ import Raster
 
 /// The comic look's colours: the subject smoothed a little (so flat regions come out clean rather
 /// than speckled), then every pixel replaced by the nearest of a few flat tones — the subject's own
-/// dominant colours, found in OKLab by the palette extractor and made a little bolder. The ink
+/// dominant colours, found in OKLab by the palette extractor and made a little bolder. The soft
+/// edge is made crisp (a comic has no half-transparent fur; the outline shows instead). The ink
 /// line is drawn by the renderer, which has the distance field.
 struct ComicEffect: Sendable {
     /// How many flat tones the subject is reduced to (the ink line comes on top).
-    var toneCount = 6
+    var toneCount = 8
     /// The smoothing window's radius as a fraction of the subject's smaller side.
-    var smoothingFraction = 0.004
+    var smoothingFraction = 0.006
     /// The ink line's width as a fraction of the subject's smaller side (at least 1 pixel).
-    var inkFraction = 0.006
+    var inkFraction = 0.008
     /// Chroma and lightness contrast of the tones, relative to the photo's (comic colours are bold).
     var chromaBoost: Float = 1.2
     var lightnessSpread: Float = 1.1
@@ -21,13 +22,16 @@ struct ComicEffect: Sendable {
         max(1, Float((Double(min(width, height)) * inkFraction).rounded()))
     }
 
-    /// `cutOut` with its colours posterised to the tones; alpha untouched.
+    /// How much steeper the edge's alpha ramp gets (about its middle, so the silhouette stays put).
+    var edgeSharpening = 3
+
+    /// `cutOut` with its colours posterised to the tones and its edge made crisp.
     func posterised(_ cutOut: Image) -> Image {
         guard let tones = nonEmptyTones(of: cutOut) else { return cutOut }
         let (planes, box) = weightedPlanes(of: cutOut)
         let smoothed = planes.map { box.mean($0) }
         let pixels = Self.map(cutOut, smoothed: smoothed, rows: 0..<cutOut.height,
-                              tones: tones, table: Self.nearestToneTable(tones))
+                              tones: tones, table: Self.nearestToneTable(tones), sharpening: edgeSharpening)
         return Image(width: cutOut.width, height: cutOut.height, pixels: pixels)
     }
 
@@ -38,7 +42,7 @@ struct ComicEffect: Sendable {
         let smoothed = await box.means(planes)
         let table = Self.nearestToneTable(tones)
         let parts = await concurrentMap(rowBands(cutOut.height, count: bands)) { rows in
-            Self.map(cutOut, smoothed: smoothed, rows: rows, tones: tones, table: table)
+            Self.map(cutOut, smoothed: smoothed, rows: rows, tones: tones, table: table, sharpening: edgeSharpening)
         }
         return Image(width: cutOut.width, height: cutOut.height, pixels: joinedBands(parts))
     }
@@ -102,7 +106,7 @@ struct ComicEffect: Sendable {
     }
 
     private static func map(_ cutOut: Image, smoothed: [[Float]], rows: Range<Int>,
-                            tones: [RGBA8], table: [UInt8]) -> [UInt8] {
+                            tones: [RGBA8], table: [UInt8], sharpening: Int) -> [UInt8] {
         let w = cutOut.width
         var out = Array(cutOut.pixels[(rows.lowerBound * w * 4)..<(rows.upperBound * w * 4)])
         let red = smoothed[0], green = smoothed[1], blue = smoothed[2], alpha = smoothed[3]
@@ -113,6 +117,7 @@ struct ComicEffect: Sendable {
             let r = Int(min(255, red[i] * inv)), g = Int(min(255, green[i] * inv)), b = Int(min(255, blue[i] * inv))
             let tone = tones[Int(table[((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3)])]
             out[o] = tone.r; out[o + 1] = tone.g; out[o + 2] = tone.b
+            out[o + 3] = UInt8(min(255, max(0, (Int(out[o + 3]) - 128) * sharpening + 128)))
         }
         return out
     }

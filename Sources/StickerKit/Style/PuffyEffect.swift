@@ -6,15 +6,15 @@ import Foundation
 /// sits on the rim facing the light. A flat middle keeps its colours exactly.
 struct PuffyEffect: Sendable {
     /// How far in the cushion keeps rising, as a fraction of the subject's smaller side.
-    var radiusFraction: Float = 0.07
+    var radiusFraction: Float = 0.12
     /// Towards the light: from the top left, above the picture (y grows downwards).
     var light = normalized(SIMD3<Float>(-0.55, -0.7, 0.9))
     /// How much brighter (towards the light) or darker (away) a slope gets, and the floor.
-    var relief: Float = 0.55
-    var darkest: Float = 0.45
+    var relief: Float = 0.4
+    var darkest: Float = 0.65
     /// The gloss: Blinn–Phong exponent (low: broad and soft) and its strength (blended to white).
-    var shininess: Float = 18
-    var glossStrength: Float = 0.7
+    var shininess: Float = 10
+    var glossStrength: Float = 0.6
 
     /// Per grid cell, the factor the colour is multiplied by and the fraction blended to white,
     /// from the distance (canvas pixels) of each cell inside the silhouette (0 outside).
