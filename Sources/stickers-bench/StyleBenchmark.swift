@@ -1,10 +1,17 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Raster
 import StickerKit
 
 /// Restyling a processed 2 MP photo (issue 28's bar: 60 ms): each style drawn again from the kept
 /// cut-out, against the default outline (what every sticker pays) and against processing the photo
 /// again (what restyling saves).
+///
+/// On a shared machine the wall-clock times swing with the load, so each restyle's process CPU
+/// time (all threads) is printed too: on an idle machine the wall time is about that divided by
+/// the cores the bands keep busy.
 ///
 /// The photo is `STICKERS_BENCH_PHOTO` if set, else the synthetic scene of the `sticker` suite,
 /// reduced to 2 MP either way.
@@ -40,7 +47,9 @@ let styleSuite = BenchmarkSuite(name: "style", summary: "restyling a processed 2
         // A different style from the sticker's own each time, so nothing is returned unchanged.
         var start = sticker
         start.style = StickerStyle(outlineWidth: 1)
+        let cpuBefore = processCPUTime()
         let timing = await measure(label, iterations: 10) { _ = await start.restyled(with: style) }
+        print(String(format: "    cpu per restyle %.1f ms", (processCPUTime() - cpuBefore).milliseconds / 11))
         if style == StickerStyle() { baseline = timing }
         if timing.medianMilliseconds > slowest?.1.medianMilliseconds ?? -1 { slowest = (label, timing) }
         if let baseline, style != StickerStyle() { printRatio("  \(label.dropFirst(9)) vs default outline", baseline: timing, candidate: baseline) }
@@ -50,4 +59,11 @@ let styleSuite = BenchmarkSuite(name: "style", summary: "restyling a processed 2
         print(String(format: "  slowest restyle: %@, median %.1f ms: %@ the 60 ms bar", label, timing.medianMilliseconds,
                      timing.medianMilliseconds <= 60 ? "within" : "OVER"))
     }
+}
+
+/// CPU time consumed by this process so far, all threads.
+private func processCPUTime() -> Duration {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return .seconds(t.tv_sec) + .nanoseconds(t.tv_nsec)
 }

@@ -60,8 +60,10 @@ struct ComicEffect: Sendable {
         guard !labs.isEmpty else { return [] }
         let meanL = zip(labs, scheme.colors).reduce(Float(0)) { $0 + $1.0.L * Float($1.1.weight) }
         return labs.map { lab in
-            OKLab(L: min(0.98, max(0.08, meanL + (lab.L - meanL) * lightnessSpread)),
-                  a: lab.a * chromaBoost, b: lab.b * chromaBoost).rgb8
+            // Dark tones keep their chroma: boosted, a black's faint cast turns olive or purple.
+            let boost = 1 + (chromaBoost - 1) * min(1, max(0, (lab.L - 0.25) / 0.35))
+            return OKLab(L: min(0.98, max(0.08, meanL + (lab.L - meanL) * lightnessSpread)),
+                         a: lab.a * boost, b: lab.b * boost).rgb8
         }
     }
 
@@ -69,16 +71,25 @@ struct ComicEffect: Sendable {
     /// divided by alpha's are the smoothed colours, transparent pixels lending none to the edge.
     private func weightedPlanes(of cutOut: Image) -> ([[Float]], BoxFilter) {
         let n = cutOut.pixelCount
-        var planes = [[Float]](repeating: [Float](repeating: 0, count: n), count: 4)
+        var red = [Float](repeating: 0, count: n), green = red, blue = red, alpha = red
         cutOut.pixels.withUnsafeBufferPointer { px in
-            for i in 0..<n {
-                let a = Float(px[i * 4 + 3])
-                planes[0][i] = Float(px[i * 4]) * a
-                planes[1][i] = Float(px[i * 4 + 1]) * a
-                planes[2][i] = Float(px[i * 4 + 2]) * a
-                planes[3][i] = a
+            red.withUnsafeMutableBufferPointer { r in
+            green.withUnsafeMutableBufferPointer { g in
+            blue.withUnsafeMutableBufferPointer { b in
+            alpha.withUnsafeMutableBufferPointer { a in
+                for i in 0..<n {
+                    let weight = Float(px[i * 4 + 3])
+                    r[i] = Float(px[i * 4]) * weight
+                    g[i] = Float(px[i * 4 + 1]) * weight
+                    b[i] = Float(px[i * 4 + 2]) * weight
+                    a[i] = weight
+                }
+            }
+            }
+            }
             }
         }
+        let planes = [red, green, blue, alpha]
         let radius = max(1, Int((Double(min(cutOut.width, cutOut.height)) * smoothingFraction).rounded()))
         return (planes, BoxFilter(width: cutOut.width, height: cutOut.height, radius: radius))
     }
@@ -107,17 +118,28 @@ struct ComicEffect: Sendable {
 
     private static func map(_ cutOut: Image, smoothed: [[Float]], rows: Range<Int>,
                             tones: [RGBA8], table: [UInt8], sharpening: Int) -> [UInt8] {
-        let w = cutOut.width
-        var out = Array(cutOut.pixels[(rows.lowerBound * w * 4)..<(rows.upperBound * w * 4)])
-        let red = smoothed[0], green = smoothed[1], blue = smoothed[2], alpha = smoothed[3]
-        for i in (rows.lowerBound * w)..<(rows.upperBound * w) {
-            let o = (i - rows.lowerBound * w) * 4
-            guard out[o + 3] > 0, alpha[i] > 0 else { continue }
-            let inv = 1 / alpha[i]
-            let r = Int(min(255, red[i] * inv)), g = Int(min(255, green[i] * inv)), b = Int(min(255, blue[i] * inv))
-            let tone = tones[Int(table[((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3)])]
-            out[o] = tone.r; out[o + 1] = tone.g; out[o + 2] = tone.b
-            out[o + 3] = UInt8(min(255, max(0, (Int(out[o + 3]) - 128) * sharpening + 128)))
+        let w = cutOut.width, first = rows.lowerBound * w
+        var out = Array(cutOut.pixels[(first * 4)..<(rows.upperBound * w * 4)])
+        smoothed[0].withUnsafeBufferPointer { red in
+        smoothed[1].withUnsafeBufferPointer { green in
+        smoothed[2].withUnsafeBufferPointer { blue in
+        smoothed[3].withUnsafeBufferPointer { alpha in
+        table.withUnsafeBufferPointer { table in
+        out.withUnsafeMutableBufferPointer { out in
+            for i in first..<(rows.upperBound * w) {
+                let o = (i - first) * 4
+                guard out[o + 3] > 0, alpha[i] > 0 else { continue }
+                let inv = 1 / alpha[i]
+                let r = Int(min(255, red[i] * inv)), g = Int(min(255, green[i] * inv)), b = Int(min(255, blue[i] * inv))
+                let tone = tones[Int(table[((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3)])]
+                out[o] = tone.r; out[o + 1] = tone.g; out[o + 2] = tone.b
+                out[o + 3] = UInt8(min(255, max(0, (Int(out[o + 3]) - 128) * sharpening + 128)))
+            }
+        }
+        }
+        }
+        }
+        }
         }
         return out
     }
