@@ -20,7 +20,11 @@ nonisolated struct PreviewPhotoProcessor: PhotoProcessing {
         }
         try Task.checkCancellation()
         let image = Self.shrunk(decoded, to: maxDimension)
-        let sticker = Sticker(image: image, mask: Mask(width: image.width, height: image.height, fill: 255))
+        // The whole photo is its own cut-out, unstyled, so the page's style controls work too.
+        let mask = Mask(width: image.width, height: image.height, fill: 255)
+        let sticker = Sticker(image: image, mask: mask,
+                              cutOut: SubjectExtractor.CutOut(mask: mask, image: image, originX: 0, originY: 0),
+                              style: .plain)
         return ProcessedPhoto(sticker: sticker, colorScheme: Self.colors(of: image, count: colorCount))
     }
 

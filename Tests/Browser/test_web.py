@@ -141,6 +141,36 @@ def test_removing_a_photo(driver):
     assert driver.find_element(By.ID, "progress-text").text == "No photos yet"
 
 
+def test_style_controls_restyle_the_sticker(driver):
+    fresh_page(driver)
+    upload(driver, "cat.jpg")
+    wait(driver, lambda d: len(cards(d, "pending")) == 1, "uploaded photo not shown")
+    driver.find_element(By.ID, "process").click()
+    card = wait(driver, lambda d: cards(d, "processed"), "no processed card")[0]
+    sticker = card.find_element(By.CSS_SELECTOR, "img.sticker")
+    wait(driver, lambda d: image_loaded(d, sticker), "sticker image did not render")
+    before = driver.execute_script("return arguments[0].naturalWidth;", sticker)
+
+    # A 20 px outline: the preview reloads, wider by the outline on both sides.
+    outline = card.find_element(By.CSS_SELECTOR, "input[name=outline]")
+    driver.execute_script("arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('input'));", outline)
+    wait(driver, lambda d: "?v=" in sticker.get_attribute("src") and image_loaded(d, sticker)
+         and d.execute_script("return arguments[0].naturalWidth;", sticker) >= before + 40,
+         "the preview did not grow by the outline")
+    assert card.find_element(By.CSS_SELECTOR, ".style-controls output").text == "20 px"
+
+    # Comic and a shadow: kept with the photo, as the server reports it.
+    src = sticker.get_attribute("src")
+    driver.execute_script("arguments[0].value = 'comic'; arguments[0].dispatchEvent(new Event('change'));",
+                          card.find_element(By.CSS_SELECTOR, "select[name=effect]"))
+    card.find_element(By.CSS_SELECTOR, "input[name=shadow]").click()
+    wait(driver, lambda d: sticker.get_attribute("src") != src and image_loaded(d, sticker), "the preview did not change")
+    wait(driver, lambda d: d.execute_async_script(
+        "const done = arguments[0]; fetch('/api/stickers').then(r => r.json())"
+        ".then(s => done(s.photos[0].style.effect === 'comic' && s.photos[0].style.shadow && s.photos[0].style.outline === 20));"),
+        "the chosen style was not kept with the photo")
+
+
 def test_colors_extract_wheel_history_and_export(driver):
     fresh_page(driver)
     driver.find_element(By.ID, "tab-button-colors").click()

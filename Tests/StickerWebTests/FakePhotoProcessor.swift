@@ -29,7 +29,10 @@ final class FakePhotoProcessor: PhotoProcessing {
         }
         let image = Image(width: 3, height: 2, fill: RGBA8(r: 200, g: 30, b: 30))
         return ProcessedPhoto(
-            sticker: Sticker(image: image, mask: Mask(width: 3, height: 2, fill: 255)),
+            sticker: Sticker(image: image, mask: Mask(width: 3, height: 2, fill: 255),
+                             cutOut: SubjectExtractor.CutOut(mask: Mask(width: 3, height: 2, fill: 255), image: image,
+                                                             originX: 0, originY: 0),
+                             style: .plain),
             colorScheme: PhotoColorScheme(colors: [
                 PaletteColor(red: 200, green: 30, blue: 30, weight: 0.75),
                 PaletteColor(red: 20, green: 20, blue: 90, weight: 0.25),

@@ -121,6 +121,16 @@ public final class StickerViewModel {
         batch?.cancel()
     }
 
+    /// Redraws a processed photo's sticker in `style` from its kept cut-out (no network) and keeps
+    /// it, so the pack has it too. False when the photo is not processed, kept no cut-out, or was
+    /// removed while it was redrawn.
+    public func restyle(_ id: SelectedPhoto.ID, with style: StickerStyle) async -> Bool {
+        guard let processed = processedPhotos[id], let restyled = await processed.restyled(with: style),
+              processedPhotos[id] != nil else { return false }
+        processedPhotos[id] = restyled
+        return true
+    }
+
     private enum Outcome: Sendable {
         case processed(ProcessedPhoto)
         case invalid(String)

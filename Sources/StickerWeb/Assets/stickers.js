@@ -35,7 +35,50 @@
         onclick: () => act("DELETE", `/api/stickers/photos/${photo.id}`) }),
       images, el("div", { class: "name", text: photo.name, title: photo.name }), status);
     if (photo.colors.length) node.append(swatches(photo.colors));
+    if (photo.status === "processed") node.append(styleControls(photo, node));
     return node;
+  }
+
+  // Per-sticker style: each change is sent at once (the server redraws from the kept cut-out in
+  // tens of milliseconds) and the images reloaded; changes made meanwhile go in one later request.
+  function styleControls(photo, node) {
+    const style = photo.style || {};
+    const label = (text, control) => el("label", {}, el("span", { text }), control);
+    const effect = el("select", { name: "effect", "aria-label": "Effect for " + photo.name },
+      ...[["", "Plain"], ["comic", "Comic"], ["puffy", "Puffy"]].map(([value, text]) => el("option", { value, text })));
+    effect.value = style.effect || "";
+    const outline = el("input", { type: "range", name: "outline", min: "0", max: "60", step: "1",
+      value: String(style.outline == null ? 10 : style.outline), "aria-label": "Outline width for " + photo.name });
+    const width = el("output", { text: style.outline == null ? "auto" : style.outline + " px" });
+    let outlineChosen = style.outline != null;
+    const color = el("input", { type: "color", name: "outlineColor", value: (style.outlineColor || "#FFFFFF").toLowerCase(),
+      "aria-label": "Outline colour for " + photo.name });
+    const shadow = el("input", { type: "checkbox", name: "shadow", "aria-label": "Shadow for " + photo.name });
+    shadow.checked = !!style.shadow;
+    const controls = el("form", { class: "style-controls", onsubmit: e => e.preventDefault() },
+      label("Effect", effect), label("Outline", el("span", { class: "range" }, outline, width)),
+      label("Colour", color), label("Shadow", shadow));
+    let busy = false, again = false;
+    async function send() {
+      if (busy) { again = true; return; }
+      busy = true;
+      const body = { outline: outlineChosen ? Number(outline.value) : null, outlineColor: color.value,
+        shadow: shadow.checked, effect: effect.value || null };
+      try {
+        await api("PUT", `/api/stickers/photos/${photo.id}/style`, JSON.stringify(body), { "Content-Type": "application/json" });
+        showMessage(message, "");
+        const version = "?v=" + Date.now();
+        for (const img of node.querySelectorAll("img.sticker, img.gradient")) img.src = img.src.split("?")[0] + version;
+        const carousel = $("carousel-sticker");
+        if (carousel && carousel.dataset.id === photo.id) { carousel.dataset.id = ""; renderCarousel(); }
+      } catch (e) { showMessage(message, e.message, true); }
+      busy = false;
+      if (again) { again = false; send(); }
+    }
+    outline.addEventListener("input", () => { outlineChosen = true; width.textContent = outline.value + " px"; send(); });
+    for (const control of [effect, color, shadow]) control.addEventListener("change", send);
+    color.addEventListener("input", send);
+    return controls;
   }
 
   function render(snapshot) {

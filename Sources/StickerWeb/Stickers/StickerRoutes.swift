@@ -13,6 +13,7 @@ import Hummingbird
 ///     GET    /api/stickers/pack.zip             the pack of every processed photo
 ///     GET    /api/stickers/photos/:id/original  the photo itself
 ///     GET    /api/stickers/photos/:id/sticker.png, …/gradient.png
+///     PUT    /api/stickers/photos/:id/style     restyle one processed sticker (JSON: StickerStyleJSON)
 ///     DELETE /api/stickers/photos/:id           remove one photo
 struct StickerRoutes: Sendable {
     let session: StickerSession
@@ -79,6 +80,12 @@ struct StickerRoutes: Sendable {
         router.get("/api/stickers/photos/:id/gradient.png") { _, context in
             Response.data(try await session.rendered(try context.photoID()).gradientPNG, contentType: "image/png")
         }
+        router.put("/api/stickers/photos/:id/style") { request, context in
+            let style = try await StickerStyleJSON.decode(request).style()
+            try await session.restyle(try context.photoID(), with: style)
+            return await session.snapshot()
+        }
+        router.rejectOtherMethods("/api/stickers/photos/:id/style", allowed: [.put])
         router.delete("/api/stickers/photos/:id") { _, context in
             try await session.remove(try context.photoID())
             return await session.snapshot()

@@ -142,6 +142,17 @@ public final class StickerSession {
         }
     }
 
+    /// Redraws one processed sticker in `style` (no network); the pack and the images have it from
+    /// then on.
+    func restyle(_ id: UUID, with style: StickerStyle) async throws(WebError) {
+        let photo = try photo(id)
+        guard case .processed = model.state(of: id) else { throw .conflict("\(photo.name) is not processed yet") }
+        guard await model.restyle(id, with: style) else {
+            throw .conflict("\(photo.name) cannot be restyled: process it again")
+        }
+        await renderer.forget([id])
+    }
+
     /// The pack of every processed photo, in selection order, as ZIP bytes (the model's own
     /// export, so the download holds exactly what `stickers make` writes).
     func pack() async throws(WebError) -> Data {

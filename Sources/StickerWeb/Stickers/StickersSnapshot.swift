@@ -11,6 +11,8 @@ struct StickersSnapshot: Codable, Sendable, Equatable {
         var status: String
         var reason: String?
         var colors: [Color]
+        /// The sticker's style (processed photos only).
+        var style: StickerStyleJSON?
     }
 
     struct Color: Codable, Sendable, Equatable {
@@ -42,6 +44,7 @@ extension StickersSnapshot.Photo {
             colors = []
         case .processed(let processed):
             status = "processed"
+            style = StickerStyleJSON(processed.sticker.style)
             colors = processed.colorScheme.colors.map {
                 StickersSnapshot.Color(hex: $0.hex, weight: ($0.weight * 10_000).rounded() / 10_000)
             }
