@@ -67,10 +67,12 @@
       try {
         await api("PUT", `/api/stickers/photos/${photo.id}/style`, JSON.stringify(body), { "Content-Type": "application/json" });
         showMessage(message, "");
+        // A new query string, so the browser cannot answer from its cache with the old image.
         const version = "?v=" + Date.now();
-        for (const img of node.querySelectorAll("img.sticker, img.gradient")) img.src = img.src.split("?")[0] + version;
+        const images = [...node.querySelectorAll("img.sticker, img.gradient")];
         const carousel = $("carousel-sticker");
-        if (carousel && carousel.dataset.id === photo.id) { carousel.dataset.id = ""; renderCarousel(); }
+        if (carousel && carousel.dataset.id === photo.id) images.push(carousel, $("carousel-gradient"));
+        for (const img of images) img.src = img.src.split("?")[0] + version;
       } catch (e) { showMessage(message, e.message, true); }
       busy = false;
       if (again) { again = false; send(); }
