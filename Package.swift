@@ -50,6 +50,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // The one bounded task-group helper (a sliding window of child tasks) and the one "cause in
+        // words" of an error: tiny, dependency-free, so every module from Raster up can use them.
+        .target(name: "BoundedConcurrency", swiftSettings: concurrency),
+        .target(name: "ErrorReasons", swiftSettings: concurrency),
         // libjpeg-turbo and libpng report fatal errors by longjmp/exit; this small C target puts a
         // setjmp around every call so Swift receives an error code instead of a dead process.
         // x86-64-v3 like the Swift kernels: the PNG filter and deflate loops vectorise with AVX2
@@ -62,7 +66,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .target(
-            name: "Raster", dependencies: ["CImageCodecs"],
+            name: "Raster", dependencies: ["CImageCodecs", "BoundedConcurrency"],
             swiftSettings: concurrency + optimisedInDebug
         ),
         // The AVX-512 matrix kernel, compiled for Skylake-AVX512 and called only when the CPU has it.
@@ -94,11 +98,15 @@ let package = Package(
         // AVX2 like NeuralNet's kernels: the binary already needs x86-64-v3 for those.
         .target(
             name: "StickerKit",
-            dependencies: ["Raster", "NeuralNet", "ModelFetching", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["Raster", "NeuralNet", "ModelFetching", "BoundedConcurrency", "ErrorReasons",
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: concurrency + optimisedInDebug + [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]
         ),
-        .target(name: "SpacePhotos", swiftSettings: concurrency),
-        .target(name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos"], swiftSettings: mainActorByDefault),
+        .target(name: "SpacePhotos", dependencies: ["BoundedConcurrency"], swiftSettings: concurrency),
+        .target(
+            name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos", "BoundedConcurrency", "ErrorReasons"],
+            swiftSettings: mainActorByDefault
+        ),
         // Request handlers run wherever Hummingbird calls them (nonisolated) and `await` into the
         // main-actor models, so this module keeps the library default rather than MainActor.
         .target(
@@ -119,7 +127,8 @@ let package = Package(
         .executableTarget(
             name: "stickers",
             dependencies: [
-                "StickerApp", "StickerWeb", "ModelFetching", "CAllocatorTuning", "CLazyCurl",
+                "StickerApp", "StickerWeb", "ModelFetching", "CAllocatorTuning", "CLazyCurl", "BoundedConcurrency",
+                "ErrorReasons",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: mainActorByDefault,
@@ -141,7 +150,7 @@ let package = Package(
         .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet", "ModelFetching", "TestSupport"], exclude: ["Fixtures"], swiftSettings: concurrency),
         .testTarget(name: "ModelFetchingTests", dependencies: ["ModelFetching", "TestSupport"], swiftSettings: concurrency),
         .testTarget(
-            name: "StickerKitTests", dependencies: ["StickerKit"],
+            name: "StickerKitTests", dependencies: ["StickerKit", "TestSupport"],
             resources: [.copy("Fixtures")], swiftSettings: concurrency
         ),
         // A fake APOD server (Hummingbird) shared by the tests that talk HTTP; `swift run fake-apod`

@@ -1,3 +1,4 @@
+import BoundedConcurrency
 import CImageCodecs
 import Foundation
 
@@ -70,21 +71,9 @@ extension ImageEncoder {
         // At least a megabyte of pixels per band: below that the split costs more than it saves.
         let count = max(1, min(maximumBands, height, pixels.count / max(1, minimumBandBytes)))
         let rows = (0...count).map { height * $0 / count }
-        let results = await withTaskGroup(of: (Int, Result<Band, ImageCodecError>).self) { group in
-            for index in 0..<count {
-                group.addTask { (index, Result { () throws(ImageCodecError) -> Band in
-                    try deflateBand(pixels, width: width, channels: channels, rows: rows[index]..<rows[index + 1],
-                                    last: index == count - 1)
-                }) }
-            }
-            var results = [Result<Band, ImageCodecError>?](repeating: nil, count: count)
-            for await (index, result) in group { results[index] = result }
-            return results
-        }
-        var bands: [Band] = []
-        for result in results {
-            guard let result else { throw .encodingFailed("a PNG band was not encoded") }
-            bands.append(try result.get())
+        let bands = try await concurrentMap(0..<count) { index throws(ImageCodecError) -> Band in
+            try deflateBand(pixels, width: width, channels: channels, rows: rows[index]..<rows[index + 1],
+                            last: index == count - 1)
         }
         return try assemble(bands, width: width, height: height, channels: channels)
     }

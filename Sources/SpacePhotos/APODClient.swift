@@ -1,3 +1,4 @@
+import BoundedConcurrency
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -39,24 +40,10 @@ public struct APODClient: Sendable {
         }
         let limit = configuration.maxConcurrentRequests
         do {
-            let byDay = try await withThrowingTaskGroup(of: (String, [SpacePhoto]).self) { group in
-                var results: [String: [SpacePhoto]] = [:]
-                var pending = days[...]
-                // A sliding window: start `limit` requests, then one more as each finishes.
-                func startNext() {
-                    guard let day = pending.popFirst() else { return }
-                    group.addTask {
-                        (day, try await self.page(query: [URLQueryItem(name: "date", value: day)]).photos)
-                    }
-                }
-                for _ in 0..<limit { startNext() }
-                while let (day, photos) = try await group.next() {
-                    results[day] = photos
-                    startNext()
-                }
-                return results
-            }
-            return days.flatMap { byDay[$0] ?? [] }
+            // A sliding window: `limit` requests, one more as each finishes.
+            return try await concurrentMap(days, limit: limit) { day throws(APODError) in
+                try await self.page(query: [URLQueryItem(name: "date", value: day)]).photos
+            }.flatMap { $0 }
         } catch {
             throw HTTPTransport.map(error)
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoundedConcurrency
 import Foundation
 import SpacePhotos
 import StickerApp
@@ -108,19 +109,11 @@ struct CatalogCommand: AsyncParsableCommand {
     @MainActor private func saveAll(_ model: CatalogModel) async -> [SpacePhoto.ID: SaveOutcome] {
         let hd = hd
         var outcomes: [SpacePhoto.ID: SaveOutcome] = [:]
-        await withTaskGroup(of: (SpacePhoto.ID, SaveOutcome).self) { group in
-            var pending = model.items[...]
-            var running = 0
-            while true {
-                while running < 4, let photo = pending.popFirst() {
-                    group.addTask { await Self.save(photo, hd: hd, with: model) }
-                    running += 1
-                }
-                guard let (id, outcome) = await group.next() else { break }
-                running -= 1
-                outcomes[id] = outcome
-                if case .failed(let reason) = outcome { printError("cannot save \(id): \(reason)") }
-            }
+        await forEachConcurrently(model.items, limit: 4, { photo in await Self.save(photo, hd: hd, with: model) }) {
+            _, saved in
+            let (id, outcome) = saved
+            outcomes[id] = outcome
+            if case .failed(let reason) = outcome { printError("cannot save \(id): \(reason)") }
         }
         return outcomes
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ErrorReasons
 import Foundation
 import Observation
 import StickerApp
@@ -94,7 +95,7 @@ struct MakeCommand: AsyncParsableCommand {
         } catch is CancellationError {
             throw fail("interrupted: no pack written", ExitCode(130))
         } catch {
-            throw fail("cannot write \(output): \(error.localizedDescription)", ExitStatus.ioError)
+            throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
 
         for photo in photos {

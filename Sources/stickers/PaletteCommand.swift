@@ -1,4 +1,5 @@
 import ArgumentParser
+import ErrorReasons
 import Foundation
 import Raster
 import StickerKit
@@ -42,7 +43,7 @@ struct PaletteCommand: AsyncParsableCommand {
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw fail("cannot read \(image): \(readFailureReason(error))", ExitStatus.ioError)
+            throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
         let scheme: PhotoColorScheme
         do { scheme = try ColorExtractor().extractColors(fromImageData: data, count: count) } catch {
@@ -57,23 +58,10 @@ struct PaletteCommand: AsyncParsableCommand {
             return
         }
         do { try AtomicFileWriter.write(encoded, to: URL(fileURLWithPath: output)) } catch {
-            throw fail("cannot write \(output): \(readFailureReason(error))", ExitStatus.ioError)
+            throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
     }
 }
 
 extension PaletteFormat: ExpressibleByArgument {}
 
-/// The reason inside a Foundation file error, without its boilerplate.
-private func readFailureReason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-       let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-        return String(cString: strerror(code.rawValue))
-    }
-    switch nsError.code {
-    case CocoaError.fileReadNoSuchFile.rawValue, CocoaError.fileNoSuchFile.rawValue: return "no such file"
-    case CocoaError.fileReadNoPermission.rawValue, CocoaError.fileWriteNoPermission.rawValue: return "permission denied"
-    default: return nsError.localizedDescription
-    }
-}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ErrorReasons
 import Foundation
 import Raster
 import StickerKit
@@ -32,7 +33,7 @@ struct StickerCommand: AsyncParsableCommand {
         AllocatorTuning.keepFreedMemoryForReuse()
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
-            throw fail("cannot read \(image): \(error.localizedDescription)", ExitStatus.ioError)
+            throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
         // The model loads (~25 ms: parse, prepare weights) while the photo decodes; the decode's
         // error is reported first, as before.
@@ -99,7 +100,7 @@ struct StickerCommand: AsyncParsableCommand {
     /// Writes atomically (a temporary file renamed into place): never a partial PNG.
     @MainActor private func write(_ bytes: Data, to path: String) throws {
         do { try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: path)) } catch {
-            throw fail("cannot write \(path): \(error.localizedDescription)", ExitStatus.ioError)
+            throw fail("cannot write \(path): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ErrorReasons
 import Foundation
 import StickerKit
 
@@ -16,14 +17,14 @@ nonisolated enum LibraryFileWriter {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .io("cannot create the folder \(folder.path): \(AtomicFileWriter.reason(error))")
+            throw .io("cannot create the folder \(folder.path): \(ErrorReason.of(error))")
         }
         do {
             try AtomicFileWriter.write(data, to: destination)
         } catch is CancellationError {
             throw .cancelled
         } catch {
-            throw .io("cannot write \(destination.path): \(AtomicFileWriter.reason(error))")
+            throw .io("cannot write \(destination.path): \(ErrorReason.of(error))")
         }
     }
 }

@@ -1,3 +1,4 @@
+import ErrorReasons
 import Foundation
 import StickerKit
 
@@ -19,7 +20,7 @@ nonisolated struct PhotoDataLoader: Sendable {
             } catch let error as PhotoLoadingError {
                 throw error
             } catch {
-                throw .unreadableFile("cannot read \(url.path): \(Self.reason(error))")
+                throw .unreadableFile("cannot read \(url.path): \(ErrorReason.of(error))")
             }
             guard size <= maxFileSize else {
                 throw .unreadableFile("\(url.lastPathComponent) is \(size / 1_048_576) MB, larger than any photo we accept")
@@ -27,15 +28,9 @@ nonisolated struct PhotoDataLoader: Sendable {
             do {
                 return try Data(contentsOf: url, options: .mappedIfSafe)
             } catch {
-                throw .unreadableFile("cannot read \(url.path): \(Self.reason(error))")
+                throw .unreadableFile("cannot read \(url.path): \(ErrorReason.of(error))")
             }
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let ns = error as NSError
-        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileReadNoSuchFileError { return "no such file" }
-        return AtomicFileWriter.reason(error)
     }
 }
 

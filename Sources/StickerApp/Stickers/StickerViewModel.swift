@@ -1,3 +1,4 @@
+import BoundedConcurrency
 import Foundation
 import Observation
 import StickerKit
@@ -138,18 +139,8 @@ public final class StickerViewModel {
     }
 
     private func processConcurrently(_ photos: [SelectedPhoto]) async {
-        await withTaskGroup(of: (SelectedPhoto.ID, Outcome).self) { group in
-            var remaining = photos.makeIterator()
-            for _ in 0..<maxConcurrentJobs {
-                guard let photo = remaining.next() else { break }
-                group.addTask { (photo.id, await self.outcome(for: photo)) }
-            }
-            while let (id, outcome) = await group.next() {
-                record(outcome, for: id)
-                if !Task.isCancelled, let photo = remaining.next() {
-                    group.addTask { (photo.id, await self.outcome(for: photo)) }
-                }
-            }
+        await forEachConcurrently(photos, limit: maxConcurrentJobs, { photo in await self.outcome(for: photo) }) {
+            record($1, for: photos[$0].id)
         }
     }
 

@@ -1,3 +1,5 @@
+import BoundedConcurrency
+
 /// Mean over a (2r+1)² window, in O(1) per pixel (running sums), windows clipped at the borders
 /// and normalised by the pixels they really cover.
 struct BoxFilter: Sendable {

@@ -1,3 +1,4 @@
+import BoundedConcurrency
 import Raster
 
 /// An RGB picture as three float planes in 0…1: the working form of the photo for filtering.

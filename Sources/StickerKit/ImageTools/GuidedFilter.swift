@@ -1,3 +1,5 @@
+import BoundedConcurrency
+
 /// He, Sun & Tang's guided filter ("Guided Image Filtering", 2013) with a colour guide: the output
 /// is locally an affine function of the photo's RGB, so a blurry saliency map takes on the photo's
 /// real edges, including soft ones, without inventing structure where the photo is flat.

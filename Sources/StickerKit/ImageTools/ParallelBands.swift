@@ -1,21 +1,6 @@
 // Splitting whole-picture work over the cores: independent planes or row bands run as child
-// tasks of a task group, each on its own copy-on-write inputs, and their results are joined in
-// order. No shared mutable buffer: a band writes only its own array.
-
-/// `transform` applied to every element in its own child task, results in order: for a handful of
-/// independent whole-plane filters, so they spread over the cores.
-func concurrentMap<Element: Sendable, Result: Sendable>(
-    _ elements: [Element], _ transform: @escaping @Sendable (Element) -> Result
-) async -> [Result] {
-    await withTaskGroup(of: (Int, Result).self) { group in
-        for (index, element) in elements.enumerated() {
-            group.addTask { (index, transform(element)) }
-        }
-        var results = [Result?](repeating: nil, count: elements.count)
-        for await (index, result) in group { results[index] = result }
-        return results.compactMap { $0 }
-    }
-}
+// tasks (BoundedConcurrency's `concurrentMap`), each on its own copy-on-write inputs, and their
+// results are joined in order. No shared mutable buffer: a band writes only its own array.
 
 /// `0..<count` in at most `bands` consecutive, nearly equal, non-empty ranges.
 func rowBands(_ count: Int, count bands: Int) -> [Range<Int>] {

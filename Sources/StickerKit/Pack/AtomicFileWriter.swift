@@ -13,10 +13,7 @@ public enum AtomicFileWriter {
             // The last moment to give up: after the rename the file is complete and in place.
             try Task.checkCancellation()
             guard rename(temporary.path, destination.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [
-                    NSFilePathErrorKey: destination.path,
-                    NSLocalizedDescriptionKey: "cannot move the new file into place: \(String(cString: strerror(errno)))",
-                ])
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
@@ -36,16 +33,5 @@ public enum AtomicFileWriter {
             try handle.write(contentsOf: data)
             try handle.synchronize()
         }
-    }
-
-    /// The POSIX reason inside a Foundation file error ("Permission denied", "No such file or
-    /// directory"), else its description: what a person needs to hear.
-    public static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
     }
 }

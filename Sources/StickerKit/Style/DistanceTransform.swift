@@ -1,3 +1,5 @@
+import BoundedConcurrency
+
 /// Exact Euclidean distance transform (Felzenszwalb & Huttenlocher, "Distance Transforms of Sampled
 /// Functions", 2012): two passes of the 1-D lower envelope of parabolas, O(pixels).
 enum DistanceTransform {

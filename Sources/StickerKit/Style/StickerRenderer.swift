@@ -1,3 +1,4 @@
+import BoundedConcurrency
 import Raster
 
 /// Draws one sticker: layers shadow, outline, subject; an effect recolours the subject first

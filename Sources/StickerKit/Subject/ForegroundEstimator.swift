@@ -1,3 +1,5 @@
+import BoundedConcurrency
+
 /// Foreground colour in the soft edge, by blur fusion (Forte & Pitié, "Approximate Fast Foreground
 /// Colour Estimation", ICIP 2021): local means of the foreground and background colours, then a
 /// correction so that αF + (1−α)B reproduces the photo. Where alpha is fractional the photo's pixel

@@ -1,3 +1,4 @@
+import BoundedConcurrency
 import Raster
 
 /// The last, full-size stage: alpha upsampled from the working resolution (bilinear: the working
