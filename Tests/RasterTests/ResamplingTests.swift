@@ -81,3 +81,15 @@ func aFlatImageStaysFlatUnderEveryFilterAndSize(filter: ResamplingFilter, size: 
     #expect(TestImages.gradient().resized(width: 0, height: 5).pixels.isEmpty)
     #expect(Image(width: 0, height: 0).resized(width: 3, height: 3).width == 3)
 }
+
+@Test("Area resampling along an axis that grows is bilinear: there is no area to average")
+func areaResamplingGrowsBilinearly() {
+    let plane = Plane(width: 3, height: 2, values: [0, 3, 6, 9, 12, 15])
+    for size in [(7, 5), (3, 4), (6, 1)] {
+        let area = plane.resized(width: size.0, height: size.1, filter: .area)
+        let mixed = size.1 < plane.height
+            ? plane.resized(width: size.0, height: plane.height, filter: .bilinear).resized(width: size.0, height: size.1, filter: .area)
+            : plane.resized(width: size.0, height: size.1, filter: .bilinear)
+        #expect(zip(area.values, mixed.values).allSatisfy { abs($0 - $1) < 1e-5 }, "\(size)")
+    }
+}

@@ -51,3 +51,13 @@ func theFullSizeMaskAndCutOutInRowBandsEqualTheOnePassOnes(bands: Int) async thr
     let banded = await full.cutOut(mask: mask, in: box, colors: colors, bands: bands)
     #expect(banded == full.cutOut(mask: mask, in: box, colors: colors))
 }
+
+@Test("Colour planes are resampled with Raster's area taps, as Image.resized(filter: .area) resamples",
+      arguments: [(20, 15), (61, 47), (90, 70)])
+func colourPlanesResampleAsRasterDoes(size: (Int, Int)) async {
+    let image = photo(width: 61, height: 47)
+    let planes = await ColorPlanes.resampled(image, width: size.0, height: size.1, bands: 2)
+    let reference = image.resized(width: size.0, height: size.1, filter: .area)
+    let bytes = planes.image.pixels
+    #expect(zip(bytes, reference.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+}

@@ -1,7 +1,8 @@
 /// How a resize computes each output pixel from the source pixels around it.
 public enum ResamplingFilter: Sendable, Hashable, CaseIterable {
     /// The exact average over the area each output pixel covers (a box filter with fractional
-    /// edges). The right choice for shrinking: no aliasing, no ringing.
+    /// edges). The right choice for shrinking: no aliasing, no ringing. Along an axis that grows an
+    /// output pixel covers less than one source pixel, so there is nothing to average: bilinear.
     case area
     /// Triangle filter (bilinear interpolation); widened when shrinking so every source pixel counts.
     case bilinear
@@ -13,13 +14,18 @@ public enum ResamplingFilter: Sendable, Hashable, CaseIterable {
 /// For one axis, which source samples (and with what weights) make each output sample.
 ///
 /// Weights are stored flat, `stride` per output sample, so the inner loops read them linearly.
-struct ResamplingTaps {
-    let starts: [Int]
-    let counts: [Int]
-    let weights: [Float]
-    let stride: Int
+/// Public for resamplers of other pixel layouts (StickerKit's colour planes), so every resize in
+/// the package weighs its samples the same way.
+public struct ResamplingTaps: Sendable {
+    /// Per output sample: its first source sample.
+    public let starts: [Int]
+    /// Per output sample: how many consecutive source samples it reads.
+    public let counts: [Int]
+    /// `stride` weights per output sample (the first `counts[i]` used), each sample's summing to 1.
+    public let weights: [Float]
+    public let stride: Int
 
-    init(filter: ResamplingFilter, from source: Int, to destination: Int) {
+    public init(filter: ResamplingFilter, from source: Int, to destination: Int) {
         precondition(source > 0 && destination > 0, "resampling needs non-empty axes")
         let scale = Double(source) / Double(destination)
         var taps: [[Float]] = []
@@ -27,7 +33,7 @@ struct ResamplingTaps {
         taps.reserveCapacity(destination)
         starts.reserveCapacity(destination)
         for i in 0..<destination {
-            let (start, weights) = filter == .area
+            let (start, weights) = filter == .area && source >= destination
                 ? Self.coverage(i, scale: scale, source: source)
                 : Self.convolution(i, scale: scale, source: source, filter: filter)
             starts.append(start)

@@ -34,28 +34,30 @@ struct ColorPlanes: Sendable {
     /// exists as floats at full size. (Weighting each output row's source rows horizontally again
     /// cost ~10 ms for the network's 320 px input, on the critical path before the first look.)
     static func resampled(_ image: Image, width: Int, height: Int, bands: Int) async -> ColorPlanes {
-        let r = Resampler(fromWidth: image.width, fromHeight: image.height, toWidth: width, toHeight: height)
-        let parts = await concurrentMap(rowBands(height, count: bands)) { resampledRows(image, r, rows: $0) }
+        let h = ResamplingTaps(filter: .area, from: image.width, to: width)
+        let v = ResamplingTaps(filter: .area, from: image.height, to: height)
+        let parts = await concurrentMap(rowBands(height, count: bands)) { resampledRows(image, h, v, rows: $0) }
         return ColorPlanes(width: width, height: height, red: joinedBands(parts.map(\.red)),
                            green: joinedBands(parts.map(\.green)), blue: joinedBands(parts.map(\.blue)))
     }
 
-    /// Output rows `rows` of the resampling by `r`.
-    private static func resampledRows(_ image: Image, _ r: Resampler, rows: Range<Int>) -> ColorPlanes {
-        let h = r.horizontal, v = r.vertical, width = r.toWidth
+    /// Output rows `rows` of the resampling by taps `h` (columns) and `v` (rows): Raster's taps, so
+    /// this weighs pixels exactly as `Image.resized(filter: .area)` does.
+    private static func resampledRows(_ image: Image, _ h: ResamplingTaps, _ v: ResamplingTaps, rows: Range<Int>) -> ColorPlanes {
+        let width = h.starts.count
         let sourceWidth = image.width
         // The source rows these output rows read, each resampled horizontally (RGB interleaved).
         // Taps' first source rows never decrease with the output row, so the band's first row reads
         // the lowest one.
-        precondition(rows.isEmpty || rows.dropFirst().allSatisfy { v.start[$0] >= v.start[rows.lowerBound] },
+        precondition(rows.isEmpty || rows.dropFirst().allSatisfy { v.starts[$0] >= v.starts[rows.lowerBound] },
                      "resampling taps out of order")
-        let firstSource = rows.isEmpty ? 0 : v.start[rows.lowerBound]
-        let endSource = rows.reduce(firstSource) { max($0, v.start[$1] + v.count[$1]) }
+        let firstSource = rows.isEmpty ? 0 : v.starts[rows.lowerBound]
+        let endSource = rows.reduce(firstSource) { max($0, v.starts[$1] + v.counts[$1]) }
         let sourceRows = endSource - firstSource
         var horizontal = [Float](unsafeUninitializedCapacity: sourceRows * width * 3) { _, n in n = sourceRows * width * 3 }
         image.pixels.withUnsafeBufferPointer { px in
         horizontal.withUnsafeMutableBufferPointer { out in
-        h.start.withUnsafeBufferPointer { starts in h.count.withUnsafeBufferPointer { counts in
+        h.starts.withUnsafeBufferPointer { starts in h.counts.withUnsafeBufferPointer { counts in
         h.weights.withUnsafeBufferPointer { weights in
             for y in 0..<sourceRows {
                 let source = px.baseAddress! + (firstSource + y) * sourceWidth * 4, row = out.baseAddress! + y * width * 3
@@ -77,9 +79,9 @@ struct ColorPlanes: Sendable {
         blue.withUnsafeMutableBufferPointer { blue in
             for y in rows {
                 let out = (y - rows.lowerBound) * width
-                for k in 0..<v.count[y] {
+                for k in 0..<v.counts[y] {
                     let scale = v.weights[y * v.stride + k] * (1 / 255)
-                    let row = horizontal.baseAddress! + (v.start[y] + k - firstSource) * width * 3
+                    let row = horizontal.baseAddress! + (v.starts[y] + k - firstSource) * width * 3
                     for x in 0..<width {
                         red[out + x] += scale * row[3 * x]
                         green[out + x] += scale * row[3 * x + 1]

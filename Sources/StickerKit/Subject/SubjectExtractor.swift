@@ -121,7 +121,7 @@ public struct SubjectExtractor: Sendable {
 
         let magnification = max(Float(workWidth) / Float(raw.width), Float(workHeight) / Float(raw.height))
         let radius = max(1, Int((magnification * refinement.radiusInSaliencyPixels).rounded()))
-        let coarse = tidy.resampled(width: workWidth, height: workHeight)
+        let coarse = tidy.resized(width: workWidth, height: workHeight, filter: .area)
         let filtered = await GuidedFilter(radius: radius, epsilon: refinement.epsilon).apply(guide: work, input: coarse.values)
         let span = max(1e-3, refinement.high - refinement.low)
         let alpha = filtered.map { min(1, max(0, ($0 - refinement.low) / span)) }
@@ -190,7 +190,7 @@ public struct SubjectExtractor: Sendable {
         let px0 = Int((Double(x0) * scaleX).rounded()), py0 = Int((Double(y0) * scaleY).rounded())
         let pw = max(1, min(frameWidth - px0, Int((Double(crop.width) * scaleX).rounded())))
         let ph = max(1, min(frameHeight - py0, Int((Double(crop.height) * scaleY).rounded())))
-        let pasted = closer.resampled(width: pw, height: ph)
+        let pasted = closer.resized(width: pw, height: ph, filter: .area)
         var frame = Plane(width: frameWidth, height: frameHeight)
         for y in 0..<ph {
             for x in 0..<pw { frame.values[(py0 + y) * frameWidth + px0 + x] = pasted.values[y * pw + x] }

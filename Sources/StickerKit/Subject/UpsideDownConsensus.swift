@@ -44,7 +44,7 @@ public struct UpsideDownConsensus: Sendable, Hashable {
         guard wantsSecondLook(at: first) else { return first }
         var second = try await looks.coarseSaliency(of: Self.upsideDown(image)).upsideDown()
         if second.width != first.width || second.height != first.height {
-            second = second.resampled(width: first.width, height: first.height)
+            second = second.resized(width: first.width, height: first.height, filter: .area)
         }
         var out = first
         for i in out.values.indices { out.values[i] = min(out.values[i], second.values[i]) }
