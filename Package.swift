@@ -102,7 +102,7 @@ let package = Package(
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: concurrency + optimisedInDebug + [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]
         ),
-        .target(name: "SpacePhotos", dependencies: ["BoundedConcurrency"], swiftSettings: concurrency),
+        .target(name: "SpacePhotos", dependencies: ["Raster", "BoundedConcurrency"], swiftSettings: concurrency),
         .target(
             name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos", "BoundedConcurrency", "ErrorReasons"],
             swiftSettings: mainActorByDefault

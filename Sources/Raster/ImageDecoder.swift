@@ -42,6 +42,8 @@ public enum ImageDecoder {
                 let (width, height, pixels) = try decodePNG(bytes, output: SIC_OUTPUT_RGBA, limits: limits)
                 return Image(width: width, height: height, pixels: pixels)
             }
+        case .gif, .webp:
+            throw .unsupportedFormat
         }
     }
 
@@ -54,7 +56,7 @@ public enum ImageDecoder {
                 let (width, height, values) = try decodePNG(bytes, output: SIC_OUTPUT_GREY, limits: limits)
                 return Mask(width: width, height: height, values: values)
             }
-        case .jpeg:
+        case .jpeg, .gif, .webp:
             return try decode(data, limits: limits).luminance()
         }
     }
@@ -69,6 +71,7 @@ public enum ImageDecoder {
             switch format {
             case .jpeg: sic_jpeg_read_header(base, bytes.count, &header, &status)
             case .png: sic_png_read_header(base, bytes.count, &header, &status)
+            case .gif, .webp: throw .unsupportedFormat
             }
             guard status.code == SIC_OK else { throw status.error() }
             let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up

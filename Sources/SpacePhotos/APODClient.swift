@@ -1,5 +1,6 @@
 import BoundedConcurrency
 import Foundation
+import Raster
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -56,7 +57,7 @@ public struct APODClient: Sendable {
         guard reply.body.count <= configuration.maxImageBytes else {
             throw .malformedResponse("image larger than \(configuration.maxImageBytes) bytes")
         }
-        guard ImageFormat(sniffing: reply.body) != nil else {
+        guard ImageFormat.sniff(reply.body) != nil else {
             let type = reply.header("content-type") ?? "unknown type"
             throw .malformedResponse("\(url.absoluteString) is not a JPEG, PNG, GIF or WebP image (\(type))")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 extension SpacePhoto {
     /// The still image to save for this photo, or nil when there is none: an image's picture

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import Testing
 @testable import SpacePhotos
 
@@ -38,12 +39,12 @@ func aBodyThatIsNotAPageIsAMalformedResponse(body: String) {
 }
 
 @Test func imagesAreToldByTheirFirstBytes() {
-    #expect(ImageFormat(sniffing: Data([0xFF, 0xD8, 0xFF, 0xE0])) == .jpeg)
-    #expect(ImageFormat(sniffing: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])) == .png)
-    #expect(ImageFormat(sniffing: Data("GIF89a".utf8)) == .gif)
-    #expect(ImageFormat(sniffing: Data("RIFF\0\0\0\0WEBP".utf8)) == .webp)
-    #expect(ImageFormat(sniffing: Data("<html>".utf8)) == nil)
-    #expect(ImageFormat(sniffing: Data()) == nil)
+    #expect(ImageFormat.sniff(Data([0xFF, 0xD8, 0xFF, 0xE0])) == .jpeg)
+    #expect(ImageFormat.sniff(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])) == .png)
+    #expect(ImageFormat.sniff(Data("GIF89a".utf8)) == .gif)
+    #expect(ImageFormat.sniff(Data("RIFF\0\0\0\0WEBP".utf8)) == .webp)
+    #expect(ImageFormat.sniff(Data("<html>".utf8)) == nil)
+    #expect(ImageFormat.sniff(Data()) == nil)
 }
 
 @Test func theImageToSaveIsTheHDOneOnlyWhenAskedAndAVideosThumbnail() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import Observation
 import SpacePhotos
 
@@ -148,7 +149,7 @@ public final class CatalogModel {
             throw .download(error)
         }
         // `imageData` only returns sniffable images.
-        let format = ImageFormat(sniffing: data) ?? .jpeg
+        let format = ImageFormat.sniff(data) ?? .jpeg
         let destination = libraryFolder.appending(path: photo.fileName(hd: hd, format: format))
         do {
             try await LibraryFileWriter.write(data, to: destination)

@@ -35,7 +35,7 @@ struct ColorRoutes: Sendable {
         }
         router.get("/api/colors/photo") { _, _ in
             let data = try await session.chosenPhotoData()
-            return Response.data(data, contentType: ImageFormatContentType.of(data))
+            return Response.image(data)
         }
         router.rejectOtherMethods("/api/colors/photo", allowed: [.get, .post])
 

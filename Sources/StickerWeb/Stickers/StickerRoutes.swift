@@ -72,7 +72,7 @@ struct StickerRoutes: Sendable {
 
         router.get("/api/stickers/photos/:id/original") { _, context in
             let data = try await session.originalData(try context.photoID())
-            return Response.data(data, contentType: ImageFormatContentType.of(data))
+            return Response.image(data)
         }
         router.get("/api/stickers/photos/:id/sticker.png") { _, context in
             Response.data(try await session.rendered(try context.photoID()).stickerPNG, contentType: "image/png")

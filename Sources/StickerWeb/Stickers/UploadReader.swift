@@ -48,7 +48,7 @@ struct UploadReader: Sendable {
             // Messages name the file when the client named it.
             let label = file.name == nil ? "the upload" : name
             guard !file.data.isEmpty else { throw .badRequest("\(label) is empty") }
-            guard ImageFormat.sniff(file.data) != nil else {
+            guard ImageFormat.sniff(file.data)?.isDecodable == true else {
                 throw .unsupportedMediaType("\(label) is not a photo: only JPEG and PNG images are accepted")
             }
             return Upload(name: name, data: file.data)
