@@ -1,11 +1,10 @@
 import Foundation
+import StickerKit
 
-/// Expands the command line's inputs into photo files: files as given, folders searched
-/// recursively for image files (by extension, so a folder's README or licence file is not taken
-/// for a broken photo). Hidden files and folders are skipped.
+/// Expands the command line's inputs into photo files: files as given, folders through
+/// StickerKit's `PhotoFolder` (the web app's scanner too: photo extensions, natural order, hidden
+/// files skipped), each file once.
 enum PhotoInputs {
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png"]
-
     struct Collected {
         var files: [URL] = []
         /// Inputs that do not exist, with the reason.
@@ -25,16 +24,12 @@ enum PhotoInputs {
             }
             let found: [URL]
             if isDirectory.boolValue {
-                let walker = manager.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey],
-                                                options: [.skipsHiddenFiles])
-                var inFolder: [URL] = []
-                while let next = walker?.nextObject() as? URL {
-                    if imageExtensions.contains(next.pathExtension.lowercased()),
-                       (try? next.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-                        inFolder.append(next)
-                    }
+                do {
+                    found = try PhotoFolder(url).photoFiles()
+                } catch {
+                    collected.missing.append((input, "cannot be read"))
+                    continue
                 }
-                found = inFolder.sorted { $0.path.localizedStandardCompare($1.path) == .orderedAscending }
             } else {
                 found = [url]
             }
