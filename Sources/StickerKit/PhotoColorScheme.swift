@@ -24,3 +24,24 @@ public struct PhotoColorScheme: Sendable, Hashable, Codable {
     public var colors: [PaletteColor]
     public init(colors: [PaletteColor]) { self.colors = colors }
 }
+
+extension PhotoColorScheme {
+    /// The weights rounded to `1/units` so that the rounded values still sum to exactly `units`
+    /// (largest remainder), e.g. 1/2, 1/3, 1/6 at 1000 units give 500, 333, 167, not 500, 333, 166.
+    /// The one weight rounding: every palette file, the pack's palettes.json and the web app's
+    /// JSON show weights that add up to exactly 1 (or 100 %).
+    public func roundedWeights(units: Int) -> [Int] {
+        let total = colors.reduce(0) { $0 + max($1.weight, 0) }
+        guard total > 0 else { return colors.map { _ in 0 } }
+        let exact = colors.map { max($0.weight, 0) / total * Double(units) }
+        var rounded = exact.map { Int($0.rounded(.down)) }
+        let order = exact.indices.sorted { (exact[$0] - Double(rounded[$0]), $1) > (exact[$1] - Double(rounded[$1]), $0) }
+        for i in order.prefix(units - rounded.reduce(0, +)) { rounded[i] += 1 }
+        return rounded
+    }
+
+    /// The weights to four decimals summing to exactly 1, as `palette --format json` writes them.
+    public var jsonWeights: [Double] {
+        roundedWeights(units: 10_000).map { Double($0) / 10_000 }
+    }
+}

@@ -72,7 +72,7 @@ public struct StickerPack: Sendable {
         struct Photo: Encodable { let name: String; let colors: [Color] }
         struct Palettes: Encodable { let photos: [Photo] }
         let photos = zip(items, names).map { item, name in
-            Photo(name: name, colors: item.colorScheme.colors.map { Color(hex: $0.hex, weight: ($0.weight * 10_000).rounded() / 10_000) })
+            Photo(name: name, colors: zip(item.colorScheme.colors, item.colorScheme.jsonWeights).map { Color(hex: $0.hex, weight: $1) })
         }
         return try Self.encoder.encode(Palettes(photos: photos))
     }

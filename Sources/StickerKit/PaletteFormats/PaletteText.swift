@@ -1,15 +1,8 @@
 /// Text helpers shared by the palette writers and readers.
 enum PaletteText {
-    /// The weights rounded to `1/units` so that the rounded values still sum to exactly `units`
-    /// (largest remainder), e.g. 1/2, 1/3, 1/6 at 1000 units give 500, 333, 167, not 500, 333, 166.
+    /// The writers' name for `PhotoColorScheme.roundedWeights(units:)` (the one rounding).
     static func roundedWeights(_ colors: [PaletteColor], units: Int) -> [Int] {
-        let total = colors.reduce(0) { $0 + max($1.weight, 0) }
-        guard total > 0 else { return colors.map { _ in 0 } }
-        let exact = colors.map { max($0.weight, 0) / total * Double(units) }
-        var rounded = exact.map { Int($0.rounded(.down)) }
-        let order = exact.indices.sorted { (exact[$0] - Double(rounded[$0]), $1) > (exact[$1] - Double(rounded[$1]), $0) }
-        for i in order.prefix(units - rounded.reduce(0, +)) { rounded[i] += 1 }
-        return rounded
+        PhotoColorScheme(colors: colors).roundedWeights(units: units)
     }
 
     /// `units` (tenths of a percent) as `42.0%`.

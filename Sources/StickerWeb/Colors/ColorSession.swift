@@ -23,7 +23,7 @@ public final class ColorSession {
             minColorCount: ColorSchemeModel.colorCountRange.lowerBound,
             maxColorCount: ColorSchemeModel.colorCountRange.upperBound,
             isExtracting: model.isExtracting,
-            colors: model.scheme?.colors.map(StickersSnapshot.Color.init),
+            colors: model.scheme.map(StickersSnapshot.Color.all(of:)),
             error: model.errorMessage,
             history: model.history.map { .init($0, isFavorite: model.isFavorite($0.id)) },
             favorites: model.favorites.map { .init($0, isFavorite: true) },

@@ -32,13 +32,14 @@ extension ColorsSnapshot.Record {
         photoName = record.photoName
         colorCount = record.colorCount
         date = record.date
-        colors = record.scheme.colors.map(StickersSnapshot.Color.init)
+        colors = StickersSnapshot.Color.all(of: record.scheme)
         self.isFavorite = isFavorite
     }
 }
 
 extension StickersSnapshot.Color {
-    init(_ color: PaletteColor) {
-        self.init(hex: color.hex, weight: (color.weight * 10_000).rounded() / 10_000)
+    /// The scheme's colours with their weights rounded as `palette --format json` does (summing to 1).
+    static func all(of scheme: PhotoColorScheme) -> [Self] {
+        zip(scheme.colors, scheme.jsonWeights).map { Self(hex: $0.hex, weight: $1) }
     }
 }

@@ -45,9 +45,7 @@ extension StickersSnapshot.Photo {
         case .processed(let processed):
             status = "processed"
             style = StickerStyleJSON(processed.sticker.style)
-            colors = processed.colorScheme.colors.map {
-                StickersSnapshot.Color(hex: $0.hex, weight: ($0.weight * 10_000).rounded() / 10_000)
-            }
+            colors = StickersSnapshot.Color.all(of: processed.colorScheme)
         case .invalid(let why):
             status = "invalid"
             reason = why

@@ -41,6 +41,24 @@ import ZIPFoundation
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pack.zip"], "no temporary file is left")
     }
 
+    @Test("The pack's palettes.json weights sum to exactly 1, rounded as palette --format json rounds them")
+    func palettesWeightsSumToOne() throws {
+        let thirds = PhotoColorScheme(colors: [
+            PaletteColor(red: 1, green: 0, blue: 0, weight: 1.0 / 3),
+            PaletteColor(red: 0, green: 1, blue: 0, weight: 1.0 / 3),
+            PaletteColor(red: 0, green: 0, blue: 1, weight: 1.0 / 3),
+        ])
+        let pack = StickerPack(items: [StickerPack.Item(name: "t", stickerPNG: Data(), gradientPNG: Data(), colorScheme: thirds)])
+        let text = String(decoding: try pack.palettesJSON(names: pack.entryNames), as: UTF8.self)
+        // As decimals in the file: 0.3334 + 0.3333 + 0.3333, not 3 × 0.3333.
+        let weights = text.split(separator: "\"weight\"").dropFirst().map { part in
+            Decimal(string: String(part.drop { $0 == " " || $0 == ":" }.prefix { "0123456789.".contains($0) }))!
+        }
+        #expect(weights.count == 3 && weights.reduce(0, +) == 1, "\(text)")
+        let json = JSONPalette.encode(thirds)
+        #expect(json.contains("0.3334") && json.contains("0.3333"))
+    }
+
     @Test func photosWithTheSameNameGetDistinctEntries() {
         let item = StickerPack.Item(name: "IMG_0001", stickerPNG: Data(), gradientPNG: Data(), colorScheme: scheme)
         let pack = StickerPack(items: [item, item, item])
