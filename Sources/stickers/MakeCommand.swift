@@ -80,7 +80,11 @@ struct MakeCommand: AsyncParsableCommand {
         var report = MakeReport(output: output)
         for missing in collected.missing { report.invalid.append(.init(file: missing.path, reason: missing.reason)) }
         for photo in photos {
-            if let reason = model.invalidPhotos[photo.id] { report.invalid.append(.init(file: photo.path, reason: reason)) }
+            if let problem = model.invalidPhotos[photo.id] { report.invalid.append(.init(file: photo.path, reason: problem.reason)) }
+        }
+        // The model could not run: a resource problem (69), not unusable photos (65); no pack.
+        if let failure = model.engineFailure {
+            throw fail("the cut-out model cannot run: \(failure)", ExitStatus.unavailable)
         }
         for invalid in report.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
 

@@ -16,7 +16,7 @@ nonisolated struct PreviewPhotoProcessor: PhotoProcessing {
         do {
             decoded = try ImageDecoder.decode(data, maxDimension: maxDimension)
         } catch {
-            throw PhotoProcessingError.unreadable(error.reason)
+            throw PhotoProcessingError.unreadable(error)
         }
         try Task.checkCancellation()
         let image = Self.shrunk(decoded, to: maxDimension)

@@ -53,6 +53,9 @@ struct StickerCommand: AsyncParsableCommand {
             sticker = try await SubjectExtractor(predictor: predictor, style: style.style).extractSubject(from: photo)
         } catch .noClearSubject {
             throw fail("\(image): no clear subject to cut out (nothing stands out from the background)", ExitStatus.dataError)
+        } catch .modelFailed(let reason) {
+            // The model cannot run: a resource problem, not the photo's.
+            throw fail("the cut-out model cannot run: \(reason)", ExitStatus.unavailable)
         } catch {
             throw fail("\(image): \(error)", ExitStatus.dataError)
         }

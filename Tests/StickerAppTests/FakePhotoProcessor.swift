@@ -37,7 +37,10 @@ nonisolated final class FakePhotoProcessor: PhotoProcessing {
         }
         try await Task.sleep(for: .milliseconds(5))
         if data.starts(with: Array("bad".utf8)) {
-            throw PhotoProcessingError.unreadable("not an image")
+            throw PhotoProcessingError.unreadable(.unsupportedFormat)
+        }
+        if data.starts(with: Array("engine".utf8)) {
+            throw PhotoProcessingError.engineFailure("the cut-out model failed: the network returned no saliency map")
         }
         return Self.photo(for: data)
     }

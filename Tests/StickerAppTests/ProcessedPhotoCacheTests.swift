@@ -35,11 +35,23 @@ import StickerKit
         let processor = FakePhotoProcessor()
         let cache = ProcessedPhotoCache(processor: processor)
         for _ in 0..<3 {
-            await #expect(throws: PhotoProcessingError.unreadable("not an image")) {
+            await #expect(throws: PhotoProcessingError.unreadable(.unsupportedFormat)) {
                 try await cache.processedPhoto(for: Data("bad bytes".utf8))
             }
         }
         #expect(processor.calls == 1)
+    }
+
+    @Test("An engine failure is not the photo's: it is not remembered, the next request tries again")
+    func anEngineFailureIsNotRemembered() async {
+        let processor = FakePhotoProcessor()
+        let cache = ProcessedPhotoCache(processor: processor)
+        for _ in 0..<2 {
+            await #expect(throws: PhotoProcessingError.self) {
+                try await cache.processedPhoto(for: Data("engine fails".utf8))
+            }
+        }
+        #expect(processor.calls == 2)
     }
 
     @Test func whenEveryWaiterIsCancelledTheWorkIsCancelledAndNotRemembered() async throws {

@@ -28,8 +28,27 @@ import StickerKit
 
         #expect(model.processedPhotos.count == 2)
         #expect(model.invalidPhotos.count == 2)
-        #expect(model.invalidPhotos[photos[1].id]?.contains("not an image") == true)
-        #expect(model.invalidPhotos[missing.id]?.contains("no such file") == true)
+        #expect(model.invalidPhotos[photos[1].id] == .unusable(.unreadable(.unsupportedFormat)))
+        #expect(model.invalidPhotos[missing.id]?.reason.contains("no such file") == true)
+        #expect(model.progress.isFinished)
+    }
+
+    @Test("An engine failure is reported as the engine's, not as an invalid photo, and retried by the next batch")
+    func engineFailuresAreNotInvalidPhotos() async {
+        let processor = FakePhotoProcessor()
+        let model = StickerViewModel(processor: processor, maxConcurrentJobs: 2)
+        let photos = [photo("a", "good a"), photo("b", "engine b"), photo("c", "bad c")]
+        model.select(photos)
+
+        await model.processAllPhotos()
+
+        #expect(model.invalidPhotos.keys.sorted { $0.uuidString < $1.uuidString } == [photos[2].id])
+        #expect(model.engineFailure?.contains("no saliency map") == true)
+        #expect(model.state(of: photos[1].id) == .engineFailed(reason: model.engineFailure ?? ""))
+        #expect(model.progress.isFinished)
+
+        await model.processAllPhotos()
+        #expect(processor.calls == 4, "only the engine failure is tried again")
         #expect(model.progress.isFinished)
     }
 

@@ -25,7 +25,10 @@ final class FakePhotoProcessor: PhotoProcessing {
             try await Task.sleep(for: .milliseconds(2))
         }
         if data.range(of: Data("corrupt".utf8)) != nil {
-            throw PhotoProcessingError.unreadable("the file is truncated")
+            throw PhotoProcessingError.unreadable(.truncated)
+        }
+        if data.range(of: Data("engine".utf8)) != nil {
+            throw PhotoProcessingError.engineFailure("the cut-out model failed: the network returned no saliency map")
         }
         let image = Image(width: 3, height: 2, fill: RGBA8(r: 200, g: 30, b: 30))
         return ProcessedPhoto(

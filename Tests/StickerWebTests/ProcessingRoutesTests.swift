@@ -19,7 +19,20 @@ import StickerWeb
             #expect(good.colors.map(\.hex) == ["#C81E1E", "#14145A"])
             let broken = try #require(final.photos.first { $0.name == "broken" })
             #expect(broken.status == "invalid")
-            #expect(broken.reason == "unreadable image: the file is truncated")
+            #expect(broken.reason == "unreadable image: the image data is truncated")
+        }
+    }
+
+    @Test("The snapshot tells an engine failure (status failed, engineFailure) from an invalid photo")
+    func anEngineFailureIsNotAnInvalidPhoto() async throws {
+        try await withWebApp { client in
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            try await client.upload(Data(png) + Data("engine".utf8), name: "engine")
+            try await client.upload(corruptJPEG, name: "broken", contentType: "image/jpeg")
+            let (_, final) = try await client.processAll()
+            #expect(final.photos.first { $0.name == "engine" }?.status == "failed")
+            #expect(final.photos.first { $0.name == "broken" }?.status == "invalid")
+            #expect(final.engineFailure?.contains("no saliency map") == true)
         }
     }
 

@@ -33,6 +33,7 @@ struct Snapshot: Decodable {
     var photos: [Photo]
     var progress: Progress
     var isProcessing: Bool
+    var engineFailure: String?
     var hasLibrary: Bool
     var limits: Limits
 }

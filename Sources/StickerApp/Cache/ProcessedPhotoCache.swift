@@ -8,7 +8,7 @@ import StickerKit
 /// Concurrent requests for the same photo share one in-flight task. That task is cancelled only
 /// when every task waiting on it has been cancelled: one impatient caller never spoils the result
 /// for the others. Failures that describe the photo itself (unreadable, no subject) are remembered
-/// too; cancellations are not.
+/// too; cancellations and engine failures (the model cannot run) are not: they are not the photo's.
 public actor ProcessedPhotoCache {
     private enum Entry {
         case inFlight(Task<ProcessedPhoto, any Error>, waiters: Int)
@@ -60,11 +60,11 @@ public actor ProcessedPhotoCache {
             let photo = try await task.value
             entries[key] = .finished(.success(photo))
             return photo
-        } catch let error as PhotoProcessingError {
+        } catch let error as PhotoProcessingError where error.isPhotoProblem {
             entries[key] = .finished(.failure(error))
             throw error
         } catch {
-            // Cancelled (or an unexpected failure): forget it, so the next request tries again.
+            // Cancelled, or the engine failed: forget it, so the next request tries again.
             if case .inFlight(let running, _)? = entries[key], running == task { entries[key] = nil }
             try Task.checkCancellation()
             throw error

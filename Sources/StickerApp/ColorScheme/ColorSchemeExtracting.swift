@@ -18,7 +18,7 @@ nonisolated public struct PhotoColorSchemeExtractor: ColorSchemeExtracting {
         do {
             return try ColorExtractor().extractColors(fromImageData: data, count: count)
         } catch {
-            throw PhotoProcessingError.unreadable(error.reason)
+            throw PhotoProcessingError.unreadable(error)
         }
     }
 }

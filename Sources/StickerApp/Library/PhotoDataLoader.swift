@@ -34,6 +34,6 @@ nonisolated struct PhotoDataLoader: Sendable {
     }
 }
 
-public enum PhotoLoadingError: Error, Sendable, Equatable {
+public enum PhotoLoadingError: Error, Sendable, Hashable {
     case unreadableFile(String)
 }

@@ -9,7 +9,7 @@ extension StickerViewModel {
     public func exportPack(to url: URL, style: GradientSticker = GradientSticker()) async throws {
         let done = selection.compactMap { photo in processedPhotos[photo.id].map { (photo.name, $0) } }
         let invalid = selection.compactMap { photo in
-            invalidPhotos[photo.id].map { StickerPack.InvalidPhoto(name: photo.name, reason: $0) }
+            invalidPhotos[photo.id].map { StickerPack.InvalidPhoto(name: photo.name, reason: $0.reason) }
         }
         try await Self.writePack(done, invalid: invalid, style: style, to: url)
     }

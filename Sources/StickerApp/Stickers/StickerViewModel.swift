@@ -23,13 +23,21 @@ public final class StickerViewModel {
     public enum PhotoState: Sendable, Hashable {
         case pending
         case processed(ProcessedPhoto)
-        case invalid(reason: String)
+        /// The photo cannot become a sticker (its file, its picture): another photo may work.
+        case invalid(PhotoProblem)
+        /// The engine could not run for it (the model cannot run): not the photo's fault, so it
+        /// is tried again by the next batch.
+        case engineFailed(reason: String)
     }
 
     public private(set) var selection: [SelectedPhoto] = []
     public private(set) var processedPhotos: [SelectedPhoto.ID: ProcessedPhoto] = [:]
-    /// Photos that cannot become stickers, with the reason in words.
-    public private(set) var invalidPhotos: [SelectedPhoto.ID: String] = [:]
+    /// Photos that cannot become stickers, with the typed reason (`reason` says it in words).
+    public private(set) var invalidPhotos: [SelectedPhoto.ID: PhotoProblem] = [:]
+    /// Photos the engine failed on (the model cannot run), with its message.
+    public private(set) var engineFailures: [SelectedPhoto.ID: String] = [:]
+    /// The engine's failure, if any photo met one: front ends report it apart from invalid photos.
+    public var engineFailure: String? { engineFailures.values.first }
     public private(set) var progress = Progress(completed: 0, total: 0)
     public private(set) var isProcessing = false
     /// At most this many photos are processed at once (default: one per core).
@@ -59,6 +67,7 @@ public final class StickerViewModel {
         let ids = Set(photos.map(\.id))
         processedPhotos = processedPhotos.filter { ids.contains($0.key) }
         invalidPhotos = invalidPhotos.filter { ids.contains($0.key) }
+        engineFailures = engineFailures.filter { ids.contains($0.key) }
         photoData = photoData.filter { ids.contains($0.key) }
         progress = Progress(completed: processedPhotos.count + invalidPhotos.count, total: photos.count)
     }
@@ -69,7 +78,8 @@ public final class StickerViewModel {
 
     public func state(of id: SelectedPhoto.ID) -> PhotoState {
         if let processed = processedPhotos[id] { return .processed(processed) }
-        if let reason = invalidPhotos[id] { return .invalid(reason: reason) }
+        if let problem = invalidPhotos[id] { return .invalid(problem) }
+        if let reason = engineFailures[id] { return .engineFailed(reason: reason) }
         return .pending
     }
 
@@ -83,7 +93,7 @@ public final class StickerViewModel {
             photoData[photo.id] = data
             return data
         } catch {
-            markInvalid(photo.id, reason: error.reason)
+            markInvalid(photo.id, problem: .unreadableFile(error))
             return nil
         }
     }
@@ -101,7 +111,11 @@ public final class StickerViewModel {
             await running.value
             return
         }
-        let pending = selection.filter { state(of: $0.id) == .pending }
+        let pending = selection.filter {
+            switch state(of: $0.id) { case .pending, .engineFailed: true; case .processed, .invalid: false }
+        }
+        // Photos the engine failed on are tried again: pending once more.
+        for photo in pending { engineFailures[photo.id] = nil }
         progress = Progress(completed: selection.count - pending.count, total: selection.count)
         guard !pending.isEmpty else { return }
 
@@ -134,7 +148,8 @@ public final class StickerViewModel {
 
     private enum Outcome: Sendable {
         case processed(ProcessedPhoto)
-        case invalid(String)
+        case invalid(PhotoProblem)
+        case engineFailed(String)
         case cancelled
     }
 
@@ -146,16 +161,17 @@ public final class StickerViewModel {
 
     private func outcome(for photo: SelectedPhoto) async -> Outcome {
         guard let data = await loadPhoto(photo) else {
-            return .invalid(invalidPhotos[photo.id] ?? "unreadable")
+            return invalidPhotos[photo.id].map(Outcome.invalid) ?? .cancelled
         }
         do {
             return .processed(try await cache.processedPhoto(for: data))
         } catch let error as PhotoProcessingError {
-            return .invalid(error.description)
+            return error.isPhotoProblem ? .invalid(.unusable(error)) : .engineFailed(error.description)
         } catch is CancellationError {
             return .cancelled
         } catch {
-            return Task.isCancelled ? .cancelled : .invalid(String(describing: error))
+            // Not a PhotoProcessingError: something in the engine, not a verdict on the photo.
+            return Task.isCancelled ? .cancelled : .engineFailed(String(describing: error))
         }
     }
 
@@ -166,24 +182,42 @@ public final class StickerViewModel {
             let wasDone = state(of: id) != .pending
             processedPhotos[id] = photo
             invalidPhotos[id] = nil
+            engineFailures[id] = nil
             if !wasDone { progress.completed += 1 }
-        case .invalid(let reason):
-            markInvalid(id, reason: reason)
+        case .invalid(let problem):
+            markInvalid(id, problem: problem)
+        case .engineFailed(let reason):
+            let wasDone = state(of: id) != .pending
+            engineFailures[id] = reason
+            if !wasDone { progress.completed += 1 }
         case .cancelled:
             break
         }
     }
 
-    private func markInvalid(_ id: SelectedPhoto.ID, reason: String) {
+    private func markInvalid(_ id: SelectedPhoto.ID, problem: PhotoProblem) {
         let wasDone = state(of: id) != .pending
-        invalidPhotos[id] = reason
+        invalidPhotos[id] = problem
         processedPhotos[id] = nil
+        engineFailures[id] = nil
         if !wasDone, selection.contains(where: { $0.id == id }) { progress.completed += 1 }
     }
 }
 
-extension PhotoLoadingError {
-    var reason: String {
-        switch self { case .unreadableFile(let message): message }
+/// Why a chosen photo cannot become a sticker, with its typed cause.
+public enum PhotoProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Its file cannot be read.
+    case unreadableFile(PhotoLoadingError)
+    /// Its picture cannot be used (not a readable image, no clear subject).
+    case unusable(PhotoProcessingError)
+
+    /// The reason in words, for the person who chose the photo.
+    public var reason: String {
+        switch self {
+        case .unreadableFile(.unreadableFile(let message)): message
+        case .unusable(let error): error.description
+        }
     }
+
+    public var description: String { reason }
 }

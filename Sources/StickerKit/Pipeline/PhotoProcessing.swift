@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 /// Turns a photo's bytes into its sticker and colour scheme.
 ///
@@ -10,18 +11,25 @@ public protocol PhotoProcessing: Sendable {
     func process(data: Data) async throws -> ProcessedPhoto
 }
 
-/// Why a photo could not become a sticker. The message is meant for the person who chose it.
-public enum PhotoProcessingError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Not an image we can read (corrupt, truncated, unsupported, too large).
-    case unreadable(String)
+/// Why a photo could not become a sticker, typed: the photo's own problem (unreadable, no
+/// subject) or the engine's (the model cannot run), which front ends report differently (`make`
+/// exits 65 for the first, 69 for the second). `description` is meant for the person.
+public enum PhotoProcessingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Not an image we can read (corrupt, truncated, unsupported, too large): the decoder's reason.
+    case unreadable(ImageCodecError)
     /// The photo has no clear main subject to cut out.
     case noClearSubject
-    /// The engine itself failed (e.g. the cut-out model could not be loaded).
+    /// The engine itself failed (the cut-out model cannot run): not the photo's fault.
     case engineFailure(String)
+
+    /// Whether the photo is the problem (another photo may work), rather than the engine.
+    public var isPhotoProblem: Bool {
+        if case .engineFailure = self { false } else { true }
+    }
 
     public var description: String {
         switch self {
-        case .unreadable(let reason): "unreadable image: \(reason)"
+        case .unreadable(let error): "unreadable image: \(error.reason)"
         case .noClearSubject: "no clear subject to cut out"
         case .engineFailure(let reason): reason
         }

@@ -33,7 +33,7 @@ public struct PhotoProcessor: PhotoProcessing {
         do {
             image = try ImageDecoder.decode(data, maxDimension: stickerDimension, limits: limits)
         } catch {
-            throw PhotoProcessingError.unreadable(error.reason)
+            throw PhotoProcessingError.unreadable(error)
         }
         try Task.checkCancellation()
         return try await runsStagesConcurrently ? processConcurrently(image) : processSequentially(image)
@@ -69,7 +69,7 @@ public struct PhotoProcessor: PhotoProcessing {
             try Task.checkCancellation()
             switch error {
             case .noClearSubject, .emptyImage: throw PhotoProcessingError.noClearSubject
-            case .modelFailed(let reason): throw PhotoProcessingError.engineFailure(reason)
+            case .modelFailed: throw PhotoProcessingError.engineFailure(error.description)
             }
         }
     }

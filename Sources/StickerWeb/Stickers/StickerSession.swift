@@ -34,6 +34,7 @@ public final class StickerSession {
             photos: model.selection.map { StickersSnapshot.Photo($0, state: model.state(of: $0.id)) },
             progress: .init(completed: progress.completed, total: progress.total, fraction: progress.fractionCompleted),
             isProcessing: isProcessing,
+            engineFailure: model.engineFailure,
             hasLibrary: library != nil,
             limits: limits
         )
@@ -101,7 +102,7 @@ public final class StickerSession {
     func originalData(_ id: UUID) async throws(WebError) -> Data {
         let photo = try photo(id)
         guard let data = await model.loadPhoto(photo) else {
-            throw .unprocessable(model.invalidPhotos[id] ?? "the photo cannot be read")
+            throw .unprocessable(model.invalidPhotos[id]?.reason ?? "the photo cannot be read")
         }
         return data
     }
@@ -131,8 +132,10 @@ public final class StickerSession {
         switch model.state(of: photo.id) {
         case .pending:
             throw .conflict("\(photo.name) is not processed yet")
-        case .invalid(let reason):
-            throw .conflict("\(photo.name) cannot become a sticker: \(reason)")
+        case .invalid(let problem):
+            throw .conflict("\(photo.name) cannot become a sticker: \(problem.reason)")
+        case .engineFailed(let reason):
+            throw .conflict("\(photo.name) was not made: the cut-out engine failed (\(reason))")
         case .processed(let processed):
             do {
                 return try await renderer.rendered(processed, id: id)

@@ -7,7 +7,8 @@ struct StickersSnapshot: Codable, Sendable, Equatable {
     struct Photo: Codable, Sendable, Equatable {
         var id: UUID
         var name: String
-        /// `pending`, `processed` or `invalid`.
+        /// `pending`, `processed`, `invalid` (the photo cannot be used) or `failed` (the engine
+        /// could not run for it: not the photo's fault).
         var status: String
         var reason: String?
         var colors: [Color]
@@ -29,6 +30,8 @@ struct StickersSnapshot: Codable, Sendable, Equatable {
     var photos: [Photo]
     var progress: Progress
     var isProcessing: Bool
+    /// Why the engine failed (the cut-out model cannot run), when it did: not an invalid photo.
+    var engineFailure: String?
     /// Whether a library folder is configured, so "Use library photos" can work.
     var hasLibrary: Bool
     var limits: WebLimits
@@ -46,8 +49,12 @@ extension StickersSnapshot.Photo {
             status = "processed"
             style = StickerStyleJSON(processed.sticker.style)
             colors = StickersSnapshot.Color.all(of: processed.colorScheme)
-        case .invalid(let why):
+        case .invalid(let problem):
             status = "invalid"
+            reason = problem.reason
+            colors = []
+        case .engineFailed(let why):
+            status = "failed"
             reason = why
             colors = []
         }

@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func bytesThatAreNotAnImageAreReportedUnreadable() async {
-        await #expect(throws: PhotoProcessingError.unreadable("not a JPEG or PNG image")) {
+        await #expect(throws: PhotoProcessingError.unreadable(.unsupportedFormat)) {
             try await processor().process(data: Data("definitely not a photo".utf8))
         }
     }
