@@ -56,10 +56,9 @@ import Testing
 
     @Test func aCorruptCachedFileIsFetchedAgain() async throws {
         // Seed a private cache with a damaged copy; locateOrFetch must replace it with the real model.
-        guard let real = ModelStore().cachedModelURL(), (try? ModelStore().verify(real)) != nil else {
-            print("[ModelFetchingTests] no verified model in the cache: re-fetch test skipped")
-            return
-        }
+        let fetched: Result<URL, any Error>
+        do { fetched = .success(try await ModelStore().locateOrFetch()) } catch { fetched = .failure(error) }
+        let real = try NeededResource.require(try? fetched.get(), "the cut-out model", reason: "\(fetched)")
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = ModelStore(environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": directory.path]) { $1 })

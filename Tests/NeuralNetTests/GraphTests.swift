@@ -184,7 +184,8 @@ private func tinyModel(extraNode: ONNXNode? = nil) -> ONNXModel {
     }
 
     @Test func aTruncatedOrAlteredModelFileIsAClearError() async throws {
-        guard let url = ModelStore().cachedModelURL(), await TestModel.shared.network() != nil else { return }
+        _ = try await TestModel.shared.network()
+        let url = try #require(ModelStore().cachedModelURL())
         let bytes = try Data(contentsOf: url)
         #expect(throws: ModelError.self) { try NeuralNetwork(onnx: bytes.prefix(bytes.count / 2)) }
         #expect(throws: ModelError.self) { try NeuralNetwork(onnx: bytes.prefix(1000)) }

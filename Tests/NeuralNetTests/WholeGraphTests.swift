@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct WholeGraphTests {
     @Test func u2netpMatchesOnnxRuntimeAt64Pixels() async throws {
-        guard let network = await TestModel.shared.network() else { return }
+        let network = try await TestModel.shared.network()
         #expect(network.outputNames.count == 7)
         for instructionSet in [InstructionSet.avx2, .avx512] {
         let outputs = try InferenceSession(network: network, instructionSet: instructionSet)
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func oddAndDegenerateInputSizesGiveAResultOrAnErrorNeverACrash() async throws {
-        guard let network = await TestModel.shared.network() else { return }
+        let network = try await TestModel.shared.network()
         let session = InferenceSession(network: network)
         let name = network.inputNames[0]
         #expect(throws: ModelError.self) { try session.runSerially([name: Tensor(shape: [1, 3, 0, 0])]) }
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func resultsAreDeterministicAndIndependentOfTheThreadCount() async throws {
-        guard let network = await TestModel.shared.network() else { return }
+        let network = try await TestModel.shared.network()
         let input = [network.inputNames[0]: referenceInput(size: 96)]
         let serial = InferenceSession(network: network)
         let first = try serial.runSerially(input)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func u2netpMatchesOnnxRuntimeAt320PixelsOnTwoTasks() async throws {
-        guard let network = await TestModel.shared.network() else { return }
+        let network = try await TestModel.shared.network()
         let session = InferenceSession(network: network, threads: 2)
         let outputs = try await session.run([network.inputNames[0]: referenceInput(size: 320)])
         let expected = try Fixtures.floats("u2netp_320_out0.bin")
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aSideOutputAloneSkipsTheFinerDecoderStagesOnceTheSessionKnowsTheShapesAndGivesTheSameValues() async throws {
-        guard let network = await TestModel.shared.network() else { return }
+        let network = try await TestModel.shared.network()
         #expect(network.shapesFollowInputShapes)
         let session = InferenceSession(network: network, threads: 2)
         let input = [network.inputNames[0]: referenceInput(size: 96)]

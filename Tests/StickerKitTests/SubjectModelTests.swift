@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Raster
 @testable import StickerKit
 
@@ -7,20 +8,24 @@ import Raster
 /// loaded once for all tests of this file.
 actor SubjectTestModel {
     static let shared = SubjectTestModel()
-    private var loading: Task<U2NetSaliency?, Never>?
+    private var loading: Task<Result<U2NetSaliency, any Error>, Never>?
 
-    func predictor() async -> U2NetSaliency? {
+    /// The predictor; when the model cannot be had here, the test fails in CI and is skipped
+    /// elsewhere (`NeededResource`), never passing silently.
+    func predictor() async throws -> U2NetSaliency {
         if loading == nil {
             loading = Task {
                 do {
-                    return try await CutOutModel.load(threads: 1) { print("[SubjectModelTests] \($0)") }
+                    return .success(try await CutOutModel.load(threads: 1) { print("[SubjectModelTests] \($0)") })
                 } catch {
-                    print("[SubjectModelTests] skipping model tests: \(error)")
-                    return nil
+                    return .failure(error)
                 }
             }
         }
-        return await loading?.value
+        let result = await loading!.value  // set just above
+        var reason = ""
+        if case .failure(let error) = result { reason = "\(error)" }
+        return try NeededResource.require(try? result.get(), "the cut-out model", reason: reason)
     }
 }
 
@@ -29,7 +34,7 @@ private let samples = URL(fileURLWithPath: #filePath)
     .appendingPathComponent("Samples")
 
 @Test func theRealModelCutsOutAPortraitAtItsOrientedSize() async throws {
-    guard let predictor = await SubjectTestModel.shared.predictor() else { return }
+    let predictor = try await SubjectTestModel.shared.predictor()
     let data = try Data(contentsOf: samples.appendingPathComponent("astronaut-portrait-exif6.jpg"))
     let info = try ImageDecoder.info(data)
     let photo = try ImageDecoder.decode(data)
@@ -43,7 +48,7 @@ private let samples = URL(fileURLWithPath: #filePath)
 }
 
 @Test func theRealModelFindsNoSubjectInAFlatPicture() async throws {
-    guard let predictor = await SubjectTestModel.shared.predictor() else { return }
+    let predictor = try await SubjectTestModel.shared.predictor()
     var gradient = Image(width: 200, height: 150)
     for y in 0..<150 { for x in 0..<200 { gradient[x, y] = RGBA8(r: UInt8(180 + y / 3), g: UInt8(60 + y), b: 50) } }
     await #expect(throws: SubjectExtractionError.noClearSubject) {
