@@ -176,6 +176,13 @@ let package = Package(
             dependencies: ["StickerApp", "APODTestServer", "TestSupport"],
             swiftSettings: mainActorByDefault
         ),
+        // The CLI's contract (exit statuses, --json shapes, files written), checked by running the
+        // built `stickers` executable, as swift-argument-parser's example tests do.
+        .testTarget(
+            name: "StickersCLITests",
+            dependencies: ["APODTestServer", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: concurrency
+        ),
         .testTarget(
             name: "StickerWebTests",
             dependencies: ["StickerWeb", "APODTestServer", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],

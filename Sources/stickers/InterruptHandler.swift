@@ -15,7 +15,11 @@ final class InterruptHandler {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN) // Let the source, not the default action, handle it.
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler { task.cancel() }
+            source.setEventHandler {
+                // Said at once: the work may take a moment to wind down (and scripts can wait for it).
+                printError("interrupted: stopping")
+                task.cancel()
+            }
             source.resume()
             sources.append(source)
         }

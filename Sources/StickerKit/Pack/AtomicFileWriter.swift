@@ -25,10 +25,11 @@ public enum AtomicFileWriter {
     /// leave a complete-looking but empty file.
     public static func write(_ data: Data, to destination: URL) throws {
         try write(to: destination) { temporary in
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
-            }
-            let handle = try FileHandle(forWritingTo: temporary)
+            // open(2) rather than FileManager.createFile, whose failure says nothing of its cause
+            // (a missing folder was reported as "permission denied").
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? handle.close() }
             try handle.write(contentsOf: data)
             try handle.synchronize()
