@@ -22,9 +22,11 @@
       images.append(el("img", { class: "sticker checker", src: imageURL(photo.id, "sticker.png"), alt: "Sticker of " + photo.name }));
       images.append(el("img", { class: "gradient", src: imageURL(photo.id, "gradient.png"), alt: "Gradient sticker of " + photo.name }));
       status = el("div", { class: "status", text: "Sticker ready" });
-    } else if (photo.status === "invalid") {
+    } else if (photo.status === "invalid" || photo.status === "failed") {
+      // invalid: the photo cannot be used; failed: the engine could not run (not the photo's fault).
       images.append(el("div", { class: "placeholder", style: "animation:none;background:#f3dede" }));
-      status = el("div", { class: "status reason", text: "⚠ " + (photo.reason || "cannot be used") });
+      const prefix = photo.status === "failed" ? "⚙ Not made, the engine failed: " : "⚠ ";
+      status = el("div", { class: "status reason", text: prefix + (photo.reason || "cannot be used") });
     } else {
       images.append(el("img", { class: "thumb", loading: "lazy", src: imageURL(photo.id, "original"), alt: photo.name,
         onerror: e => e.target.replaceWith(el("div", { class: "placeholder" })) }));
@@ -107,7 +109,9 @@
     $("progress-text").textContent = total === 0 ? "No photos yet"
       : `${completed} / ${total} done (${Math.round(fraction * 100)}%)` + (invalid ? ` · ${invalid} invalid` : "");
     $("progress-text").dataset.percent = String(Math.round(fraction * 100));
-    const pending = snapshot.photos.some(p => p.status === "pending");
+    // Photos the engine failed on are tried again by the next run.
+    const pending = snapshot.photos.some(p => p.status === "pending" || p.status === "failed");
+    if (snapshot.engineFailure) showMessage(message, "The cut-out engine cannot run: " + snapshot.engineFailure, true);
     $("process").disabled = snapshot.isProcessing || !pending;
     $("cancel").disabled = !snapshot.isProcessing;
     $("use-library").disabled = !snapshot.hasLibrary || snapshot.isProcessing;
