@@ -1,3 +1,4 @@
+import BoundedConcurrency
 import Raster
 
 /// The comic look's colours: the subject smoothed a little (so flat regions come out clean rather
