@@ -1,11 +1,17 @@
 import Foundation
 
-/// `{"colors":[{"hex":"#RRGGBB","weight":0.42}]}` on one line, weights to 4 decimals summing to 1.
+/// `{"colors":[{"hex":"#RRGGBB","weight":0.42,"name":"…","textColor":"#000000",
+/// "contrast":{"white":4.48,"black":4.69}}]}` on one line, weights to 4 decimals summing to 1;
+/// `name` is the nearest named colour, `textColor` the more readable of black and white text on
+/// the colour, `contrast` the WCAG 2.x ratios against white and black, to two decimals.
 enum JSONPalette {
     static func encode(_ scheme: PhotoColorScheme) -> String {
         let units = PaletteText.roundedWeights(scheme.colors, units: 10_000)
-        let entries = zip(scheme.colors, units).map {
-            "{\"hex\":\"\($0.hex)\",\"weight\":\(PaletteText.decimal($1, digits: 4))}"
+        let entries = zip(scheme.colors, units).map { color, share in
+            "{\"hex\":\"\(color.hex)\",\"weight\":\(PaletteText.decimal(share, digits: 4))"
+                + ",\"name\":\"\(ColorNames.name(of: color))\",\"textColor\":\"\(color.textColor.hex)\""
+                + ",\"contrast\":{\"white\":\(PaletteText.ratio(color.contrastRatio(with: .white)))"
+                + ",\"black\":\(PaletteText.ratio(color.contrastRatio(with: .black)))}}"
         }
         return "{\"colors\":[" + entries.joined(separator: ",") + "]}\n"
     }

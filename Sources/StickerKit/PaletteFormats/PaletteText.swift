@@ -18,6 +18,13 @@ enum PaletteText {
         return "\(value / scale)" + (fraction.isEmpty ? "" : "." + fraction)
     }
 
+    /// A contrast ratio with exactly two decimals, rounded: 4.4784 → "4.48".
+    static func ratio(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = String(hundredths % 100)
+        return "\(hundredths / 100)." + String(repeating: "0", count: 2 - fraction.count) + fraction
+    }
+
     /// `#RRGGBB` (either case) as a colour with the given weight.
     static func color(hex: some StringProtocol, weight: Double) -> PaletteColor? {
         let digits = hex.hasPrefix("#") ? hex.dropFirst() : hex[...]
