@@ -67,7 +67,7 @@ enum AdobeSwatchExchange {
     }
 }
 
-private extension Data {
+extension Data {
     mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
         Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
     }
@@ -81,9 +81,11 @@ private extension Data {
 }
 
 /// Reads big-endian fields from bytes, throwing instead of reading past the end.
-private struct BigEndianReader {
+struct BigEndianReader {
     let bytes: [UInt8]
     var offset = 0
+
+    var isAtEnd: Bool { offset >= bytes.count }
 
     mutating func bytes(_ count: Int) throws(PaletteDecodingError) -> [UInt8] {
         guard count >= 0, offset + count <= bytes.count else { throw .malformed("ends early at byte \(offset)") }
@@ -100,7 +102,12 @@ private struct BigEndianReader {
     }
 
     mutating func name() throws(PaletteDecodingError) -> String {
-        let count = Int(try uint16())
+        try utf16Name(unitCount: Int(try uint16()))
+    }
+
+    /// `unitCount` UTF-16BE units, a trailing NUL dropped.
+    mutating func utf16Name(unitCount count: Int) throws(PaletteDecodingError) -> String {
+        guard count <= bytes.count - offset else { throw .malformed("a name runs past the end at byte \(offset)") }
         var units: [UInt16] = []
         for _ in 0..<count { units.append(try uint16()) }
         if units.last == 0 { units.removeLast() }

@@ -12,13 +12,28 @@ public enum PaletteFormat: String, CaseIterable, Sendable, Hashable {
     case gpl
     /// Adobe Swatch Exchange (`.ase`), binary, big-endian.
     case ase
+    /// Photoshop swatches (`.aco`): version 1, then version 2 with names.
+    case aco
+    /// Procreate swatches (`.swatches`): a ZIP holding `Swatches.json`. No weights.
+    case procreate
+    /// Sketch Palettes plugin (`.sketchpalette`), JSON.
+    case sketchpalette
+    /// SCSS `$name: #RRGGBB;` variables.
+    case scss
+    /// A Tailwind CSS configuration with a `colors` object (`tailwind.config.js`).
+    case tailwind
 
     public var fileExtension: String {
         switch self {
         case .text: "txt"
-        case .json, .css, .gpl, .ase: rawValue
+        case .json, .css, .gpl, .ase, .aco, .sketchpalette, .scss: rawValue
+        case .procreate: "swatches"
+        case .tailwind: "js"
         }
     }
+
+    /// Whether the format keeps each colour's weight (read back, weights match to 0.05%).
+    public var keepsWeights: Bool { self != .procreate }
 
     /// The scheme in this format. `name` titles the palette where the format has a title.
     public func encode(_ scheme: PhotoColorScheme, name: String = "Palette") -> Data {
@@ -28,20 +43,33 @@ public enum PaletteFormat: String, CaseIterable, Sendable, Hashable {
         case .css: Data(CSSPalette.encode(scheme, name: name).utf8)
         case .gpl: Data(GIMPPalette.encode(scheme, name: name).utf8)
         case .ase: AdobeSwatchExchange.encode(scheme, name: name)
+        case .aco: PhotoshopSwatches.encode(scheme)
+        case .procreate: ProcreateSwatches.encode(scheme, name: name)
+        case .sketchpalette: SketchPalette.encode(scheme)
+        case .scss: Data(SCSSPalette.encode(scheme, name: name).utf8)
+        case .tailwind: Data(TailwindPalette.encode(scheme, name: name).utf8)
         }
     }
 
     /// Reads a palette written in this format back (colours and, to the format's precision, weights).
     public func decode(_ data: Data) throws(PaletteDecodingError) -> PhotoColorScheme {
-        if self == .ase { return try AdobeSwatchExchange.decode(data) }
-        guard let text = String(data: data, encoding: .utf8) else { throw .malformed("not UTF-8 text") }
         switch self {
-        case .text: return try TextPalette.decode(text)
-        case .json: return try JSONPalette.decode(text)
-        case .css: return try CSSPalette.decode(text)
-        case .gpl: return try GIMPPalette.decode(text)
-        case .ase: return try AdobeSwatchExchange.decode(data)
+        case .ase: try AdobeSwatchExchange.decode(data)
+        case .aco: try PhotoshopSwatches.decode(data)
+        case .procreate: try ProcreateSwatches.decode(data)
+        case .sketchpalette: try SketchPalette.decode(data)
+        case .text: try TextPalette.decode(try Self.text(data))
+        case .json: try JSONPalette.decode(try Self.text(data))
+        case .css: try CSSPalette.decode(try Self.text(data))
+        case .gpl: try GIMPPalette.decode(try Self.text(data))
+        case .scss: try SCSSPalette.decode(try Self.text(data))
+        case .tailwind: try TailwindPalette.decode(try Self.text(data))
         }
+    }
+
+    private static func text(_ data: Data) throws(PaletteDecodingError) -> String {
+        guard let text = String(data: data, encoding: .utf8) else { throw .malformed("not UTF-8 text") }
+        return text
     }
 }
 

@@ -27,6 +27,7 @@ func golden(_ format: PaletteFormat) throws -> Data {
     func eachFormatReadsItsGoldenFileBack(format: PaletteFormat) throws {
         let read = try format.decode(try golden(format))
         #expect(read.colors.map(\.hex) == ["#E63946", "#1D3557", "#A8DADC"])
+        guard format.keepsWeights else { return }
         for (got, want) in zip(read.colors, sunset.colors) { #expect(abs(got.weight - want.weight) < 0.0006) }
     }
 
@@ -35,6 +36,7 @@ func golden(_ format: PaletteFormat) throws -> Data {
         let scheme = ColorExtractor().extractColors(from: busyImage(), count: 10)
         let read = try format.decode(format.encode(scheme, name: "Busy ∗ ünïcode"))
         #expect(read.colors.map(\.hex) == scheme.colors.map(\.hex))
+        guard format.keepsWeights else { return }
         for (got, want) in zip(read.colors, scheme.colors) { #expect(abs(got.weight - want.weight) < 0.0006) }
     }
 
@@ -59,16 +61,41 @@ func golden(_ format: PaletteFormat) throws -> Data {
         (.gpl, Data("Not a palette\n".utf8)),
         (.ase, Data("ASEF".utf8)),
         (.ase, Data([0xFF, 0xFE])),
+        (.aco, Data([0, 2, 0, 0])),
+        (.aco, Data([0, 1, 0, 1, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0])),
+        (.procreate, Data("PK not really".utf8)),
+        (.sketchpalette, Data("{\"colors\":3}".utf8)),
+        (.scss, Data("$red: red;\n".utf8)),
+        (.tailwind, Data("module.exports = {}\n".utf8)),
     ])
     func malformedPalettesAreRejectedWithAnError(format: PaletteFormat, data: Data) {
         #expect(throws: PaletteDecodingError.self) { try format.decode(data) }
     }
 
-    @Test func aTruncatedSwatchFileIsRejectedAtEveryLength() throws {
-        let full = PaletteFormat.ase.encode(sunset, name: "Sunset")
-        for length in 0..<full.count {
-            #expect(throws: PaletteDecodingError.self) { try PaletteFormat.ase.decode(full.prefix(length)) }
+    @Test(arguments: [PaletteFormat.ase, .aco, .procreate])
+    func aTruncatedSwatchFileIsRejectedAtEveryLength(format: PaletteFormat) throws {
+        let full = format.encode(sunset, name: "Sunset")
+        // .aco: a file cut right after its version 1 section is a whole version 1 file.
+        let v1Length = 4 + 10 * sunset.colors.count
+        for length in 0..<full.count where !(format == .aco && length == v1Length) {
+            #expect(throws: PaletteDecodingError.self) { try format.decode(full.prefix(length)) }
         }
+    }
+
+    @Test("formats with names name each colour after its nearest named colour")
+    func namedFormats() throws {
+        let names = sunset.colors.map(ColorNames.name(of:))
+        let scss = String(decoding: PaletteFormat.scss.encode(sunset, name: "Sunset"), as: UTF8.self)
+        #expect(scss.contains("$\(PaletteNames.identifiers(sunset.colors)[0]): #E63946; // 50.0%"))
+        let sketch = String(decoding: PaletteFormat.sketchpalette.encode(sunset), as: UTF8.self)
+        for name in names { #expect(sketch.contains("\"name\":\"\(name) ")) }
+    }
+
+    @Test("identifiers are lower-case words joined by dashes, repeated names numbered")
+    func identifiers() {
+        let twice = [PaletteColor(red: 229, green: 0, blue: 0, weight: 0.5), PaletteColor(red: 228, green: 1, blue: 1, weight: 0.5),
+                     PaletteColor(red: 0xC7, green: 0xFD, blue: 0xB5, weight: 0)]
+        #expect(PaletteNames.identifiers(twice) == ["red", "red-2", "pale-green"])
     }
 }
 
@@ -109,4 +136,33 @@ func golden(_ format: PaletteFormat) throws -> Data {
     #expect(u16() == 0xC002)
     #expect(u32() == 0)
     #expect(at == bytes.count, "nothing after the last block")
+}
+
+/// Reads our exports with an independent reader (Python's struct, zipfile and json, in
+/// Fixtures/palettes/swatch_check.py), as another program would. Skipped without python3.
+@Test("another program reads our new formats back: colours, names and shares", arguments: [
+    PaletteFormat.aco, .procreate, .sketchpalette, .scss, .tailwind,
+])
+func independentReaderReadsOurExports(format: PaletteFormat) throws {
+    guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+        return
+    }
+    let script = try #require(Bundle.module.url(forResource: "swatch_check", withExtension: "py", subdirectory: "Fixtures/palettes"))
+    let file = FileManager.default.temporaryDirectory.appending(path: "palette-\(UUID()).\(format.fileExtension)")
+    try format.encode(sunset, name: "Sunset").write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let run = Process()
+    run.executableURL = URL(fileURLWithPath: python)
+    run.arguments = [script.path, format.rawValue, file.path]
+    let output = Pipe()
+    run.standardOutput = output
+    try run.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    run.waitUntilExit()
+    #expect(run.terminationStatus == 0)
+    let lines = text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+    #expect(lines.map { String($0[0]) } == ["#E63946", "#1D3557", "#A8DADC"])
+    if format.keepsWeights {
+        #expect(lines.map { $0[1].split(separator: " ").last.map(String.init) } == ["50.0%", "33.3%", "16.7%"])
+    }
 }
