@@ -4,14 +4,20 @@ import Foundation
 import Raster
 import StickerKit
 
-/// `stickers palette IMAGE [-n N] [--format text|json|css|gpl|ase] [-o FILE]`
+/// `stickers palette IMAGE [-n N] [--mood MOOD] [--format FORMAT] [-o FILE] [--contrast]`
 struct PaletteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "palette",
         abstract: "Print or save the dominant colours of a photo, heaviest first.",
         discussion: """
-            Formats: text (#RRGGBB  42.0% per line), json ({"colors":[{"hex":"#RRGGBB","weight":0.42}]}),
-            css (custom properties), gpl (GIMP palette), ase (Adobe Swatch Exchange).
+            Formats: text (#RRGGBB  42.0% per line), json ({"colors":[{"hex":"#RRGGBB","weight":0.42,
+            "name":"tomato","textColor":"#000000","contrast":{"white":3.5,"black":5.9}}]}: the nearest
+            xkcd colour name, the more readable text colour and WCAG 2.x ratios), css (custom
+            properties), gpl (GIMP palette), ase (Adobe Swatch Exchange), aco (Photoshop swatches),
+            procreate (.swatches), sketchpalette (Sketch Palettes), scss (variables), tailwind (colors).
+            Moods pick the photo's own colours that fit: colorful, bright, muted, deep or dark.
+            --contrast prints the WCAG 2.x contrast matrix of the colours (with -o, the palette
+            still goes to FILE).
             Exit status: 64 bad arguments, 65 not a usable image, 74 cannot read or write a file.
             """
     )
@@ -22,8 +28,14 @@ struct PaletteCommand: AsyncParsableCommand {
     @Option(name: [.customShort("n"), .customLong("colors")], help: "How many colours, 3…10.")
     var count: Int = 5
 
-    @Option(help: "Output format: text, json, css, gpl or ase.")
+    @Option(help: "Output format: \(PaletteFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: PaletteFormat = .text
+
+    @Option(help: "Pick the photo's colours for a mood: \(PaletteMood.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var mood: PaletteMood?
+
+    @Flag(help: "Print the WCAG 2.x contrast matrix of the colours, with AA/AAA marks.")
+    var contrast = false
 
     @Option(name: .shortAndLong, help: "Write to FILE (atomically) instead of standard output.")
     var output: String?
@@ -46,22 +58,26 @@ struct PaletteCommand: AsyncParsableCommand {
             throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
         let scheme: PhotoColorScheme
-        do { scheme = try ColorExtractor().extractColors(fromImageData: data, count: count) } catch {
+        do { scheme = try ColorExtractor().extractColors(fromImageData: data, count: count, mood: mood) } catch {
             throw fail("\(image) is not a usable image: \(error.reason)", ExitStatus.dataError)
         }
         guard !scheme.colors.isEmpty else {
             throw fail("\(image) has no visible pixels (it is fully transparent)", ExitStatus.dataError)
         }
         let encoded = format.encode(scheme, name: url.deletingPathExtension().lastPathComponent)
-        guard let output else {
-            FileHandle.standardOutput.write(encoded)
-            return
+        if let output {
+            do { try AtomicFileWriter.write(encoded, to: URL(fileURLWithPath: output)) } catch {
+                throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
+            }
         }
-        do { try AtomicFileWriter.write(encoded, to: URL(fileURLWithPath: output)) } catch {
-            throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
+        if contrast {
+            FileHandle.standardOutput.write(Data(ContrastTable.text(scheme).utf8))
+        } else if output == nil {
+            FileHandle.standardOutput.write(encoded)
         }
     }
 }
 
 extension PaletteFormat: ExpressibleByArgument {}
+extension PaletteMood: ExpressibleByArgument {}
 

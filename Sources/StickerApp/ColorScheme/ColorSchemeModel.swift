@@ -21,6 +21,8 @@ public final class ColorSchemeModel {
             if clamped != colorCount { colorCount = clamped }
         }
     }
+    /// The mood the colours are picked for; `nil` for the photo's dominant colours.
+    public var mood: PaletteMood?
     /// The photo whose colours `extractColorScheme()` finds.
     public var photo: SelectedPhoto?
     public private(set) var isExtracting = false
@@ -60,13 +62,14 @@ public final class ColorSchemeModel {
         latestRequest += 1
         let request = latestRequest
         let count = colorCount
+        let mood = mood
         defer { if request == latestRequest { isExtracting = false } }
         do {
             let data = try await loader.data(for: photo)
-            let found = try await extractor.extractColorScheme(from: data, count: count)
+            let found = try await extractor.extractColorScheme(from: data, count: count, mood: mood)
             guard request == latestRequest else { return }  // superseded by a newer request
             scheme = found
-            history.insert(ColorSchemeRecord(photoName: photo.name, scheme: found, colorCount: count), at: 0)
+            history.insert(ColorSchemeRecord(photoName: photo.name, scheme: found, colorCount: count, mood: mood), at: 0)
             if history.count > historyLimit { history.removeLast(history.count - historyLimit) }
         } catch {
             guard request == latestRequest else { return }

@@ -34,10 +34,13 @@ public final class ColorExtractor {
     ///     e.g. a cut-out's mask to get the subject's colours. Pixels that are fully transparent in
     ///     the image or the mask are ignored; partly transparent ones count in proportion.
     /// - Returns: an empty scheme when no pixel is visible.
-    public func extractColors(from image: Image, count: Int, mask: Mask? = nil) -> PhotoColorScheme {
+    ///   - mood: pick the photo's colours that fit this mood instead of the dominant ones (see
+    ///     `PaletteMood`); `nil`, the default, is the dominant colours.
+    public func extractColors(from image: Image, count: Int, mask: Mask? = nil, mood: PaletteMood? = nil) -> PhotoColorScheme {
         let count = min(max(count, 1), 16)
         histogram.build(from: image, mask: mask, longSide: workingSize)
         guard histogram.totalWeight > 0 else { return PhotoColorScheme(colors: []) }
+        if let mood { return moodColors(count: count, mood: mood) }
 
         let jnd = DistinctColors.justNoticeableDifference
         var centres = clustering.cluster(fine: histogram.fine, coarse: histogram.coarse, count: count)
@@ -53,6 +56,14 @@ public final class ColorExtractor {
         }
         // Weights are the fraction of pixels nearest each final colour.
         let weights = clustering.assignmentWeights(of: histogram.fine, to: centres)
+        return DistinctColors.scheme(centres: centres, weights: weights)
+    }
+
+    /// A mood's colours from the histogram just built, weighted by the pixels nearest each.
+    private func moodColors(count: Int, mood: PaletteMood) -> PhotoColorScheme {
+        let fine = histogram.fine
+        let centres = MoodSelection.choose(fine, count: count, mood: mood).map { SIMD3(fine.L[$0], fine.a[$0], fine.b[$0]) }
+        let weights = clustering.assignmentWeights(of: fine, to: centres)
         return DistinctColors.scheme(centres: centres, weights: weights)
     }
 }
