@@ -8,6 +8,7 @@ let suites: [BenchmarkSuite] = [
     decodeSuite,
     inferenceSuite,
     paletteSuite,
+    paletteMoodSuite,
     pipelineSuite,
     pngSuite,
     stickerSuite,
