@@ -4,24 +4,42 @@ import Foundation
 import SpacePhotos
 import StickerApp
 
-/// `stickers catalog [--count N] [--api URL] [--api-key KEY] [--save DIR] [--hd] [--json]`
+/// `stickers catalog [--count N | --date D | --start D [--end D]] [--api URL] [--api-key KEY]
+/// [--save DIR] [--hd] [--thumbs] [--json]`
 struct CatalogCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "List random space photos from NASA's Astronomy Picture of the Day, and save them.",
+        abstract: "List space photos from NASA's Astronomy Picture of the Day (random, a day or a range), and save them.",
         discussion: """
             Any server speaking the APOD protocol works with --api (default \
             \(APODConfiguration.defaultBaseURL.absoluteString)). The key is --api-key, else \
             $\(APODConfiguration.apiKeyVariable), else \(APODConfiguration.demoKey) (about 30 requests an hour).
-            Videos are listed; --save stores their thumbnail when the API has one.
+            Videos are listed (--thumbs adds their thumbnail link); --save stores their thumbnail \
+            when the API has one.
+            Days are yyyy-MM-dd from \(APODDay.string(from: APODDay.firstDay)) to today (UTC). A range \
+            spans at most \(APODClient.maxRangeDays) days; when the server fails it, each day is asked \
+            for alone, and days that still fail are skipped and named on standard error (and in \
+            "failed_days" with --json) while the others are listed.
             Exit status: 64 bad arguments, 65 no usable photo in the answer, 69 the server refused \
             (rate limit, bad key, server errors), 74 no connection or no answer in time, or a file \
             could not be saved, 130 interrupted (no partial file is left).
             """
     )
 
-    @Option(help: "How many random photos, 1…\(APODConfiguration.maxCount).")
-    var count = 10
+    @Option(help: "How many random photos, 1…\(APODConfiguration.maxCount) (default 10).")
+    var count: Int?
+
+    @Option(help: ArgumentHelp("The photo of this day.", valueName: "yyyy-MM-dd"))
+    var date: String?
+
+    @Option(help: ArgumentHelp("The photos from this day…", valueName: "yyyy-MM-dd"))
+    var start: String?
+
+    @Option(help: ArgumentHelp("…through this day (with --start; default today).", valueName: "yyyy-MM-dd"))
+    var end: String?
+
+    @Flag(help: "List each video day's thumbnail link too.")
+    var thumbs = false
 
     @Option(help: "Base URL of an APOD-compatible API.")
     var api: String?
@@ -35,16 +53,50 @@ struct CatalogCommand: AsyncParsableCommand {
     @Flag(help: "With --save, save the high-resolution images where there are some.")
     var hd = false
 
-    @Flag(help: "Print JSON: {\"photos\":[{APOD fields…, \"saved\":PATH}]}.")
+    @Flag(help: "Print JSON: {\"photos\":[{APOD fields…, \"saved\":PATH}], \"failed_days\":[{\"date\":D,\"error\":…}]}.")
     var json = false
 
     func validate() throws {
-        guard (1...APODConfiguration.maxCount).contains(count) else {
+        if let count, !(1...APODConfiguration.maxCount).contains(count) {
             throw ValidationError("--count must be between 1 and \(APODConfiguration.maxCount), not \(count)")
         }
+        _ = try selection()
         if let api, Self.apiURL(api) == nil {
             throw ValidationError("--api must be an http(s) URL such as http://127.0.0.1:8089/planetary/apod, not '\(api)'")
         }
+    }
+
+    /// What to list, from --count, --date or --start/--end (a usage error names what is wrong).
+    func selection(today: Date = Date()) throws -> CatalogModel.Selection {
+        guard [count != nil, date != nil, start != nil].filter({ $0 }).count <= 1 else {
+            throw ValidationError("choose one of --count, --date and --start")
+        }
+        if end != nil, start == nil { throw ValidationError("--end needs --start") }
+        if let date { return .days([try Self.day(date, option: "--date", today: today)]) }
+        if let start {
+            let first = try Self.day(start, option: "--start", today: today)
+            let last = try end.map { try Self.day($0, option: "--end", today: today) } ?? Self.startOfDay(today)
+            guard first <= last else { throw ValidationError("--end (\(APODDay.string(from: last))) is before --start (\(start))") }
+            let days = Int(last.timeIntervalSince(first) / 86_400) + 1
+            guard days <= APODClient.maxRangeDays else {
+                throw ValidationError("a range spans at most \(APODClient.maxRangeDays) days, not \(days)")
+            }
+            return .range(start: first, end: last)
+        }
+        return .random(count: count ?? 10)
+    }
+
+    /// A day from yyyy-MM-dd, between APOD's first day and today (UTC), else a usage error naming the range.
+    static func day(_ text: String, option: String, today: Date) throws -> Date {
+        let allowed = "days are yyyy-MM-dd from \(APODDay.string(from: APODDay.firstDay)) to \(APODDay.string(from: today)) (today, UTC)"
+        guard let day = APODDay.date(from: text) else { throw ValidationError("\(option) '\(text)' is not a day: \(allowed)") }
+        guard day >= APODDay.firstDay else { throw ValidationError("\(option) \(text) is before APOD began: \(allowed)") }
+        guard day <= startOfDay(today) else { throw ValidationError("\(option) \(text) is in the future: \(allowed)") }
+        return day
+    }
+
+    static func startOfDay(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
     }
 
     static func apiURL(_ text: String) -> URL? {
@@ -70,7 +122,7 @@ struct CatalogCommand: AsyncParsableCommand {
                 throw fail("cannot save into \(save): not a writable folder", ExitStatus.ioError)
             }
         }
-        let model = CatalogModel(client: client, libraryFolder: folder, selection: .random(count: count))
+        let model = CatalogModel(client: client, libraryFolder: folder, selection: try selection())
 
         // Ctrl-C cancels the work: downloads stop and no partial file is left.
         let outcomes = SaveOutcomes()
@@ -93,9 +145,14 @@ struct CatalogCommand: AsyncParsableCommand {
         guard !model.items.isEmpty else {
             throw fail("the server's answer held no usable photo", ExitStatus.dataError)
         }
-        let report = model.items.map { CatalogEntry(photo: $0, outcome: outcomes.byID[$0.id]) }
+        for failed in model.failedDays {
+            printError("skipped \(failed.day): \(Self.message(for: failed.error, baseURL: baseURL))")
+        }
+        let report = model.items.map { CatalogEntry(photo: $0, outcome: outcomes.byID[$0.id], thumbs: thumbs) }
         if json {
-            FileHandle.standardOutput.write(try CatalogEntry.json(report))
+            FileHandle.standardOutput.write(try CatalogEntry.json(report, failedDays: model.failedDays.map {
+                FailedDayEntry(date: $0.day, error: Self.message(for: $0.error, baseURL: baseURL))
+            }))
         } else {
             FileHandle.standardOutput.write(Data(report.map(\.text).joined().utf8))
         }
@@ -172,6 +229,8 @@ enum SaveOutcome {
 struct CatalogEntry: Encodable {
     let photo: SpacePhoto
     let outcome: SaveOutcome?
+    /// Whether the text lists a video's thumbnail link (JSON always has `thumbnail_url`).
+    var thumbs = false
 
     private enum ExtraKeys: String, CodingKey {
         case saved, notSaved = "not_saved", saveError = "save_error"
@@ -189,16 +248,25 @@ struct CatalogEntry: Encodable {
         }
     }
 
-    static func json(_ entries: [CatalogEntry]) throws -> Data {
+    /// `{"photos":[…]}`, plus `"failed_days":[{"date":…,"error":…}]` when a range skipped days.
+    static func json(_ entries: [CatalogEntry], failedDays: [FailedDayEntry] = []) throws -> Data {
+        struct Report: Encodable {
+            let photos: [CatalogEntry]
+            let failedDays: [FailedDayEntry]?
+            enum CodingKeys: String, CodingKey { case photos, failedDays = "failed_days" }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(["photos": entries]) + Data("\n".utf8)
+        return try encoder.encode(Report(photos: entries, failedDays: failedDays.isEmpty ? nil : failedDays)) + Data("\n".utf8)
     }
 
     /// `2024-01-02  image  Title  © Credit`, the link, and what --save did.
     var text: String {
         var lines = ["\(photo.day)  \(photo.mediaType.rawValue)  \(photo.title)" + (photo.copyright.map { "  © \($0)" } ?? "")]
         lines.append("    \(photo.url.absoluteString)")
+        if thumbs, photo.mediaType == .video {
+            lines.append("    thumbnail " + (photo.thumbnailURL?.absoluteString ?? "none (the API sent no still image)"))
+        }
         switch outcome {
         case .saved(let url): lines.append("    saved \(url.path)")
         case .notSaved(let reason): lines.append("    not saved: \(reason)")
@@ -207,4 +275,10 @@ struct CatalogEntry: Encodable {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+}
+
+/// A day a range skipped, as `--json` reports it.
+struct FailedDayEntry: Encodable {
+    let date: String
+    let error: String
 }

@@ -65,6 +65,15 @@ public enum FakeAPODCatalog {
         Int(day(text).timeIntervalSince1970 / 86_400) % templates.count
     }
 
+    /// Every `yyyy-MM-dd` from `start` through `end`.
+    static func days(from start: String, through end: String) -> [String] {
+        let first = day(start), last = day(end)
+        guard first <= last else { return [] }
+        return stride(from: first.timeIntervalSince1970, through: last.timeIntervalSince1970, by: 86_400).map {
+            dayString(Date(timeIntervalSince1970: $0))
+        }
+    }
+
     static func day(_ text: String) -> Date {
         let style = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .current)
             .year().month().day().dateSeparator(.dash)

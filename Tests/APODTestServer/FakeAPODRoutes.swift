@@ -28,7 +28,8 @@ enum FakeAPODRoutes {
                     try await state.waitForBarrier(count)
                     reply = .normal
                 }
-                let response = try await answerAPI(reply, query: query, base: origin(of: request))
+                let response = try await answerAPI(reply, query: query, base: origin(of: request),
+                                                   failingDays: await state.failingDays)
                 await state.end()
                 return response
             } catch {
@@ -48,13 +49,14 @@ enum FakeAPODRoutes {
         "http://\(request.head.authority ?? "127.0.0.1")"
     }
 
-    static func answerAPI(_ reply: FakeReply, query: [String: String], base: String) async throws -> Response {
+    static func answerAPI(_ reply: FakeReply, query: [String: String], base: String,
+                          failingDays: Set<String> = []) async throws -> Response {
         switch reply {
         case .normal:
-            return normalAPIAnswer(query: query, base: base)
+            return normalAPIAnswer(query: query, base: base, failingDays: failingDays)
         case .slow(let delay):
             try await Task.sleep(for: delay)
-            return normalAPIAnswer(query: query, base: base)
+            return normalAPIAnswer(query: query, base: base, failingDays: failingDays)
         case .items(let items):
             let body = "[" + items.map { $0.replacingOccurrences(of: "{base}", with: base) }.joined(separator: ",") + "]"
             return json(body)
@@ -65,8 +67,22 @@ enum FakeAPODRoutes {
         }
     }
 
-    /// The real API's behaviour for the parameters the client uses.
-    static func normalAPIAnswer(query: [String: String], base: String) -> Response {
+    /// The real API's behaviour for the parameters the client uses; a range or day holding one
+    /// of `failingDays` gets a 500, as a broken day makes the real API do.
+    static func normalAPIAnswer(query: [String: String], base: String, failingDays: Set<String> = []) -> Response {
+        if let start = query["start_date"] {
+            guard query["date"] == nil, query["count"] == nil else {
+                return apodError(400, "Bad Request: incompatible parameter start_date with date or count.")
+            }
+            let end = query["end_date"] ?? FakeAPODCatalog.dayString(Date())
+            guard start.count == 10, end.count == 10, start >= FakeAPODCatalog.firstDay, start <= end else {
+                return apodError(400, "Date must be between Jun 16, 1995 and today: \(start) to \(end).")
+            }
+            let days = FakeAPODCatalog.days(from: start, through: end)
+            if days.contains(where: failingDays.contains) { return answerCommon(.status(500, body: "Internal Server Error")) }
+            let items = days.map { FakeAPODCatalog.item(day: $0, template: FakeAPODCatalog.templateIndex(forDay: $0), base: base) }
+            return withRateLimitHeaders(json("[" + items.joined(separator: ",") + "]"))
+        }
         if let count = query["count"] {
             guard query["date"] == nil else { return apodError(400, "Bad Request: incompatible parameter count with date.") }
             guard let n = Int(count), n > 0 else { return apodError(400, "Count must be positive and cannot be zero.") }
@@ -77,6 +93,7 @@ enum FakeAPODRoutes {
         guard day.count == 10, day >= FakeAPODCatalog.firstDay else {
             return apodError(400, "Date must be between Jun 16, 1995 and today: \(day).")
         }
+        if failingDays.contains(day) { return answerCommon(.status(500, body: "Internal Server Error")) }
         return withRateLimitHeaders(
             json(FakeAPODCatalog.item(day: day, template: FakeAPODCatalog.templateIndex(forDay: day), base: base)))
     }

@@ -33,8 +33,10 @@ public struct FakeAPODServer: Sendable {
     }
 
     /// Runs a server until SIGINT/SIGTERM (the `fake-apod` executable).
-    public static func run(host: String, port: Int, onReady: @escaping @Sendable (FakeAPODServer) -> Void) async throws {
+    public static func run(host: String, port: Int, failingDays: Set<String> = [],
+                           onReady: @escaping @Sendable (FakeAPODServer) -> Void) async throws {
         let state = FakeAPODState()
+        await state.setFailingDays(failingDays)
         let app = makeApplication(state: state, host: host, port: port, logLevel: .warning) { port in
             onReady(FakeAPODServer(port: port, state: state))
         }

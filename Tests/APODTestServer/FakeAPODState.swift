@@ -23,6 +23,11 @@ public actor FakeAPODState {
     public func setAPIDefault(_ reply: FakeReply) { apiDefault = reply }
     public func setImageDefault(_ reply: FakeReply) { imageDefault = reply }
 
+    /// Days the server fails with 500, alone or inside a range, as the real API does for a
+    /// broken day (`yyyy-MM-dd`).
+    public private(set) var failingDays: Set<String> = []
+    public func setFailingDays(_ days: Set<String>) { failingDays = days }
+
     func nextAPIReply(query: [String: String]) -> FakeReply {
         apiRequests.append(APIRequest(query: query))
         return apiQueue.isEmpty ? apiDefault : apiQueue.removeFirst()

@@ -4,7 +4,9 @@ import Observation
 import SpacePhotos
 
 /// The space photo catalog as a UI sees it: the listed photos, whether a load is running, the
-/// last error, and saving photos into the library folder.
+/// last error, the days of a range the server kept failing, favourites, and saving photos into
+/// the library folder. With a `CatalogStore`, favourites persist and, when the API cannot be
+/// reached, the photos seen before are listed instead (`isShowingSeenBefore`).
 ///
 /// Main-actor state changed only synchronously after each `await`, so an observer always sees a
 /// consistent model; the network work runs off the main actor (the client's entry points are
@@ -20,12 +22,23 @@ public final class CatalogModel {
         case randomDays(count: Int)
         /// These days, fetched concurrently.
         case days([Date])
+        /// Every day from `start` through `end` in one request, day by day if the server fails
+        /// it (see `APODClient.photos(from:through:)`).
+        case range(start: Date, end: Date)
     }
 
     public private(set) var items: [SpacePhoto] = []
     public private(set) var isLoading = false
     /// The last load's failure; cleared when a load succeeds. Items from before stay listed.
     public private(set) var error: APODError?
+    /// Days of the last range load that the server kept failing (skipped; the others are listed).
+    public private(set) var failedDays: [FailedDay] = []
+    /// True when the last load failed and `items` are the photos seen before, from the store.
+    public private(set) var isShowingSeenBefore = false
+    /// The favourite photos, most recently added first.
+    public private(set) var favorites: [SpacePhoto] = []
+    /// Why the store could not be read or written, in words; nil after it worked.
+    public private(set) var storeError: String?
     /// Photos being downloaded right now.
     public var savingIDs: Set<SpacePhoto.ID> { Set(savesInFlight.keys) }
     /// Saves running per photo (the standard and the HD image may be saved at once).
@@ -37,15 +50,18 @@ public final class CatalogModel {
     /// Saved images go here (created when needed).
     public let libraryFolder: URL
     public let client: APODClient
+    @ObservationIgnored private let store: (any CatalogStore)?
 
     @ObservationIgnored private var loadTask: Task<Void, Never>?
     /// Identifies the newest load, so a superseded one never writes its result.
     @ObservationIgnored private var loadGeneration = 0
 
-    public init(client: APODClient, libraryFolder: URL, selection: Selection = .random(count: 12)) {
+    public init(client: APODClient, libraryFolder: URL, selection: Selection = .random(count: 12),
+                store: (any CatalogStore)? = nil) {
         self.client = client
         self.libraryFolder = libraryFolder
         self.selection = selection
+        self.store = store
     }
 
     /// Loads `selection` and replaces `items` with the result. A call while a load is running
@@ -84,32 +100,100 @@ public final class CatalogModel {
     }
 
     private func load(generation: Int) async {
-        let result: Result<[SpacePhoto], APODError>
+        let selection = selection
+        let result: Result<DayRangePhotos, APODError>
         do {
             result = .success(try await fetch(selection))
         } catch {
             result = .failure(error)
+        }
+        // What the store remembers, read before the synchronous step below.
+        var seenBefore: [SpacePhoto]?
+        if case .failure(let failure) = result, failure != .cancelled, let store {
+            do {
+                seenBefore = try await store.seenPhotos(days: Self.days(of: selection))
+            } catch {
+                storeError = "the photos seen before could not be read: \(error)"
+            }
         }
         // Everything below is one synchronous main-actor step.
         guard generation == loadGeneration else { return }
         loadTask = nil
         isLoading = false
         switch result {
-        case .success(let photos):
-            items = photos
+        case .success(let range):
+            items = range.photos
+            failedDays = range.failedDays
+            isShowingSeenBefore = false
             error = nil
         case .failure(.cancelled):
             break
         case .failure(let failure):
             error = failure
+            if let seenBefore, !seenBefore.isEmpty {
+                items = seenBefore
+                failedDays = []
+                isShowingSeenBefore = true
+            }
+        }
+        if case .success(let range) = result, let store, !range.photos.isEmpty {
+            do { try await store.rememberSeen(range.photos) } catch {
+                storeError = "the photos could not be remembered: \(error)"
+            }
         }
     }
 
-    private func fetch(_ selection: Selection) async throws(APODError) -> [SpacePhoto] {
+    private func fetch(_ selection: Selection) async throws(APODError) -> DayRangePhotos {
         switch selection {
-        case .random(let count): try await client.randomPhotos(count: count)
-        case .randomDays(let count): try await client.photos(for: Self.randomDays(count: count))
-        case .days(let days): try await client.photos(for: days)
+        case .random(let count): DayRangePhotos(photos: try await client.randomPhotos(count: count))
+        case .randomDays(let count): DayRangePhotos(photos: try await client.photos(for: Self.randomDays(count: count)))
+        case .days(let days): DayRangePhotos(photos: try await client.photos(for: days))
+        case .range(let start, let end): try await client.photos(from: start, through: end)
+        }
+    }
+
+    /// The days a selection asks for, to look up the photos seen before (nil: any day).
+    nonisolated static func days(of selection: Selection) -> Set<String>? {
+        switch selection {
+        case .random, .randomDays: nil
+        case .days(let days): Set(days.map(APODDay.string(from:)))
+        case .range(let start, let end):
+            Set(stride(from: start.timeIntervalSince1970, through: end.timeIntervalSince1970, by: 86_400).map {
+                APODDay.string(from: Date(timeIntervalSince1970: $0))
+            })
+        }
+    }
+
+    // MARK: Favourites
+
+    /// Reads the favourites from the store (call once when the UI appears).
+    public func loadFavorites() async {
+        guard let store else { return }
+        do {
+            favorites = try await store.favorites()
+            storeError = nil
+        } catch {
+            storeError = "the favourites could not be read: \(error)"
+        }
+    }
+
+    public func isFavorite(_ id: SpacePhoto.ID) -> Bool {
+        favorites.contains { $0.id == id }
+    }
+
+    /// Adds the photo to the favourites (first), or removes it if it is one; the store is updated.
+    public func toggleFavorite(_ photo: SpacePhoto) async {
+        if let index = favorites.firstIndex(where: { $0.id == photo.id }) {
+            favorites.remove(at: index)
+        } else {
+            favorites.insert(photo, at: 0)
+        }
+        guard let store else { return }
+        do {
+            try await store.setFavorites(favorites)
+            storeError = nil
+        } catch {
+            storeError = "the favourites could not be saved: \(error)"
         }
     }
 
