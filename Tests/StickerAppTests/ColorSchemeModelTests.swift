@@ -129,8 +129,23 @@ nonisolated final class FakeColorSchemeExtractor: ColorSchemeExtracting {
             #expect(try format.decode(data).colors.map(\.hex) == ["#808080"])
         }
         #expect(String(decoding: model.export(.json) ?? Data(), as: UTF8.self)
-                == "{\"colors\":[{\"hex\":\"#808080\",\"weight\":1}]}\n")
+                == ##"{"colors":[{"hex":"#808080","weight":1,"name":"medium grey","textColor":"#000000","contrast":{"white":3.95,"black":5.32}}]}"## + "\n")
         #expect(String(decoding: model.export(.gpl) ?? Data(), as: UTF8.self).contains("Name: grey"))
+    }
+
+    @Test("a mood set on the model reaches the extractor and is kept in the record")
+    func moodReachesTheExtractor() async throws {
+        let extractor = MoodRecordingExtractor()
+        let model = ColorSchemeModel(extractor: extractor)
+        model.photo = SelectedPhoto(name: "grey", source: .data(Data([0x80])))
+        model.mood = .deep
+        await model.extractColorScheme()
+        #expect(extractor.moods == [.deep])
+        #expect(model.history.first?.mood == .deep)
+        model.mood = nil
+        await model.extractColorScheme()
+        #expect(extractor.moods == [.deep, nil])
+        #expect(model.history.first?.mood == nil)
     }
 
     @Test func exportsToAFileAtomicallyAndRefusesWhenThereIsNothing() async throws {
@@ -169,5 +184,20 @@ nonisolated final class FakeColorSchemeExtractor: ColorSchemeExtracting {
         #expect(model.errorMessage == nil)
         #expect(model.scheme?.colors.map(\.hex) == ["#FF0000", "#0000FF"])
         #expect(model.scheme?.colors.map(\.weight) == [0.75, 0.25])
+    }
+}
+
+/// Records the mood of every request.
+nonisolated final class MoodRecordingExtractor: ColorSchemeExtracting {
+    private let recorded = Locked<[PaletteMood?]>([])
+    var moods: [PaletteMood?] { recorded.withLock { $0 } }
+
+    func extractColorScheme(from data: Data, count: Int) async throws -> PhotoColorScheme {
+        try await extractColorScheme(from: data, count: count, mood: nil)
+    }
+
+    func extractColorScheme(from data: Data, count: Int, mood: PaletteMood?) async throws -> PhotoColorScheme {
+        recorded.withLock { $0.append(mood) }
+        return PhotoColorScheme(colors: [PaletteColor(red: 1, green: 2, blue: 3, weight: 1)])
     }
 }

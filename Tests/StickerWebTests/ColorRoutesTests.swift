@@ -47,7 +47,7 @@ extension TestClientProtocol {
             let state: ColorsState = try await client.execute(uri: "/api/colors", method: .get).decoded()
             #expect(state.photoName == nil && state.colors == nil && state.history.isEmpty)
             #expect(state.minColorCount == 3 && state.maxColorCount == 10)
-            #expect(state.formats == ["text", "json", "css", "gpl", "ase"])
+            #expect(state.formats == ["text", "json", "css", "gpl", "ase", "aco", "procreate", "sketchpalette", "scss", "tailwind"])
         }
     }
 

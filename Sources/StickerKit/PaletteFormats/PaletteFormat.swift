@@ -32,6 +32,17 @@ public enum PaletteFormat: String, CaseIterable, Sendable, Hashable {
         }
     }
 
+    /// The media type to serve the format with.
+    public var mediaType: String {
+        switch self {
+        case .ase, .aco: "application/octet-stream"
+        case .procreate: "application/zip"
+        case .json, .sketchpalette: "application/json"
+        case .tailwind: "text/javascript; charset=utf-8"
+        case .text, .css, .gpl, .scss: "text/plain; charset=utf-8"
+        }
+    }
+
     /// Whether the format keeps each colour's weight (read back, weights match to 0.05%).
     public var keepsWeights: Bool { self != .procreate }
 

@@ -8,9 +8,9 @@ import StickerKit
 ///     POST /api/colors/photo                  choose a photo: an upload (raw or multipart, one file)
 ///                                             or ?sticker=ID, a photo of the sticker tab
 ///     GET  /api/colors/photo                  the chosen photo
-///     POST /api/colors/extract?count=N        extract N (3…10) colours; answers when done
+///     POST /api/colors/extract?count=N[&mood=M]  extract N (3…10) colours, of a mood if given; answers when done
 ///     POST /api/colors/history/:id/favorite   add to or remove from the favourites
-///     GET  /api/colors/export?format=F[&id=ID] the latest (or that) scheme as text, json, css, gpl or ase
+///     GET  /api/colors/export?format=F[&id=ID] the latest (or that) scheme in a PaletteFormat
 struct ColorRoutes: Sendable {
     let session: ColorSession
     let limits: WebLimits
@@ -42,7 +42,7 @@ struct ColorRoutes: Sendable {
         router.post("/api/colors/extract") { request, _ in
             let text = request.uri.queryParameters["count"].map(String.init) ?? ""
             guard let count = Int(text) else { throw WebError.badRequest("count must be a number, not \"\(text)\"") }
-            try await session.extract(count: count)
+            try await session.extract(count: count, mood: request.uri.queryParameters["mood"].map(String.init))
             return await session.snapshot()
         }
         router.rejectOtherMethods("/api/colors/extract", allowed: [.post])
@@ -64,9 +64,7 @@ struct ColorRoutes: Sendable {
                 id = parsed
             }
             let export = try await session.export(formatName: format, record: id)
-            let type = export.format == .ase ? "application/octet-stream"
-                : export.format == .json ? "application/json" : "text/plain; charset=utf-8"
-            return Response.data(export.data, contentType: type, extraHeaders: [
+            return Response.data(export.data, contentType: export.format.mediaType, extraHeaders: [
                 .contentDisposition: "attachment; filename=\"\(export.fileName.replacingOccurrences(of: "\"", with: "_"))\"",
             ])
         }

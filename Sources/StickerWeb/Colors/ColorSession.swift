@@ -23,7 +23,9 @@ public final class ColorSession {
             minColorCount: ColorSchemeModel.colorCountRange.lowerBound,
             maxColorCount: ColorSchemeModel.colorCountRange.upperBound,
             isExtracting: model.isExtracting,
-            colors: model.scheme.map(StickersSnapshot.Color.all(of:)),
+            mood: model.mood?.rawValue,
+            moods: PaletteMood.allCases.map(\.rawValue),
+            colors: model.scheme.map(ColorsSnapshot.Swatch.all(of:)),
             error: model.errorMessage,
             history: model.history.map { .init($0, isFavorite: model.isFavorite($0.id)) },
             favorites: model.favorites.map { .init($0, isFavorite: true) },
@@ -50,14 +52,24 @@ public final class ColorSession {
         return photoData
     }
 
-    /// Extracts `count` colours from the chosen photo and waits for the result.
-    func extract(count: Int) async throws(WebError) {
+    /// Extracts `count` colours (fitting `mood`, a `PaletteMood` name, when given) from the
+    /// chosen photo and waits for the result.
+    func extract(count: Int, mood moodName: String? = nil) async throws(WebError) {
+        var mood: PaletteMood?
+        if let moodName, !moodName.isEmpty {
+            guard let known = PaletteMood(rawValue: moodName.lowercased()) else {
+                let moods = PaletteMood.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .badRequest("unknown mood \(moodName): use one of \(moods)")
+            }
+            mood = known
+        }
         guard ColorSchemeModel.colorCountRange.contains(count) else {
             let range = ColorSchemeModel.colorCountRange
             throw .badRequest("count must be \(range.lowerBound)…\(range.upperBound), not \(count)")
         }
         guard model.photo != nil else { throw .conflict("choose a photo first") }
         model.colorCount = count
+        model.mood = mood
         await model.extractColorScheme()
         if let message = model.errorMessage { throw .unprocessable(message) }
     }

@@ -4,12 +4,24 @@ import StickerKit
 
 /// What the page shows of the colours tab, as JSON.
 struct ColorsSnapshot: Codable, Sendable, Equatable {
+    /// A colour as a swatch shows it: its share, its name, the readable text colour on it and
+    /// its WCAG 2.x contrast against white and black.
+    struct Swatch: Codable, Sendable, Equatable {
+        struct Contrast: Codable, Sendable, Equatable { var white: Double; var black: Double }
+        var hex: String
+        var weight: Double
+        var name: String
+        var textColor: String
+        var contrast: Contrast
+    }
+
     struct Record: Codable, Sendable, Equatable {
         var id: UUID
         var photoName: String
         var colorCount: Int
+        var mood: String?
         var date: Date
-        var colors: [StickersSnapshot.Color]
+        var colors: [Swatch]
         var isFavorite: Bool
     }
 
@@ -19,7 +31,10 @@ struct ColorsSnapshot: Codable, Sendable, Equatable {
     var minColorCount: Int
     var maxColorCount: Int
     var isExtracting: Bool
-    var colors: [StickersSnapshot.Color]?
+    /// The mood the next extraction picks colours for; `nil` for the dominant colours.
+    var mood: String?
+    var moods: [String]
+    var colors: [Swatch]?
     var error: String?
     var history: [Record]
     var favorites: [Record]
@@ -31,8 +46,9 @@ extension ColorsSnapshot.Record {
         id = record.id
         photoName = record.photoName
         colorCount = record.colorCount
+        mood = record.mood?.rawValue
         date = record.date
-        colors = StickersSnapshot.Color.all(of: record.scheme)
+        colors = ColorsSnapshot.Swatch.all(of: record.scheme)
         self.isFavorite = isFavorite
     }
 }
@@ -41,5 +57,20 @@ extension StickersSnapshot.Color {
     /// The scheme's colours with their weights rounded as `palette --format json` does (summing to 1).
     static func all(of scheme: PhotoColorScheme) -> [Self] {
         zip(scheme.colors, scheme.jsonWeights).map { Self(hex: $0.hex, weight: $1) }
+    }
+}
+
+extension ColorsSnapshot.Swatch {
+    /// The scheme's swatches, weights rounded as `palette --format json` does (summing to 1).
+    static func all(of scheme: PhotoColorScheme) -> [Self] {
+        zip(scheme.colors, scheme.jsonWeights).map { Self($0, weight: $1) }
+    }
+
+    init(_ color: PaletteColor, weight: Double) {
+        func hundredths(_ ratio: Double) -> Double { (ratio * 100).rounded() / 100 }
+        self.init(hex: color.hex, weight: weight, name: ColorNames.name(of: color),
+                  textColor: color.textColor.hex,
+                  contrast: Contrast(white: hundredths(color.contrastRatio(with: .white)),
+                                     black: hundredths(color.contrastRatio(with: .black))))
     }
 }

@@ -4,7 +4,10 @@ import Hummingbird
 /// The space tab's HTTP API.
 ///
 ///     GET  /api/space                          the listed photos, loading state, last error
-///     POST /api/space/refresh                  load a fresh set (answers when loaded; 502 when the service fails)
+///     POST /api/space/refresh[?date=D | ?start=D[&end=D]]
+///                                              load random photos, a day or a range (answers when
+///                                              loaded; 502 when the service fails and nothing was seen before)
+///     POST /api/space/photos/:id/favorite      add to or remove from the favourites
 ///     POST /api/space/photos/:id/save[?hd=1]   download the image into the library
 ///     POST /api/space/photos/:id/sticker       add a saved photo to the sticker tab and process it
 struct SpaceRoutes: Sendable {
@@ -16,8 +19,10 @@ struct SpaceRoutes: Sendable {
         router.get("/api/space") { _, _ in await session.snapshot() }
         router.rejectOtherMethods("/api/space", allowed: [.get])
 
-        router.post("/api/space/refresh") { _, _ in
-            try await session.refresh()
+        router.post("/api/space/refresh") { request, _ in
+            let query = request.uri.queryParameters
+            try await session.refresh(date: query["date"].map(String.init), start: query["start"].map(String.init),
+                                      end: query["end"].map(String.init))
             return await session.snapshot()
         }
         router.rejectOtherMethods("/api/space/refresh", allowed: [.post])
@@ -28,6 +33,12 @@ struct SpaceRoutes: Sendable {
             return await session.snapshot()
         }
         router.rejectOtherMethods("/api/space/photos/:id/save", allowed: [.post])
+
+        router.post("/api/space/photos/:id/favorite") { _, context in
+            try await session.toggleFavorite(try context.spacePhotoID())
+            return await session.snapshot()
+        }
+        router.rejectOtherMethods("/api/space/photos/:id/favorite", allowed: [.post])
 
         router.post("/api/space/photos/:id/sticker") { _, context in
             let id = try await session.makeSticker(try context.spacePhotoID())

@@ -21,16 +21,58 @@ public final class SpaceSession {
             isLoading: model.isLoading,
             hasLoaded: hasLoaded,
             error: model.error.map { "\($0)" },
-            libraryPath: model.libraryFolder.path
+            libraryPath: model.libraryFolder.path,
+            failedDays: model.failedDays.map { .init(date: $0.day, error: "\($0.error)") },
+            favorites: model.favorites.map { SpaceSnapshot.Item($0, model: model) },
+            isShowingSeenBefore: model.isShowingSeenBefore,
+            firstDay: APODDay.string(from: APODDay.firstDay),
+            today: APODDay.string(from: Date())
         )
     }
 
-    /// Loads a fresh set of photos and waits for it. Fails (upstream) when the load failed; the
+    /// Loads a fresh set of photos (random, one day, or a range) and waits for it. Fails
+    /// (upstream) when the load failed, unless photos seen before could be listed instead; the
     /// photos listed before stay listed.
-    func refresh() async throws(WebError) {
+    func refresh(date: String? = nil, start: String? = nil, end: String? = nil) async throws(WebError) {
+        if let date {
+            model.selection = .days([try Self.day(date, "date")])
+        } else if let start {
+            let first = try Self.day(start, "start")
+            let last = try end.map { text throws(WebError) in try Self.day(text, "end") } ?? Self.day(Date())
+            let days = Int(last.timeIntervalSince(first) / 86_400) + 1
+            guard days >= 1, days <= APODClient.maxRangeDays else {
+                throw .badRequest("a range runs forwards over 1…\(APODClient.maxRangeDays) days, not \(start)…\(end ?? "today")")
+            }
+            model.selection = .range(start: first, end: last)
+        } else if end != nil {
+            throw .badRequest("end needs start")
+        }
         await model.refresh()
         hasLoaded = true
-        if let error = model.error { throw .badGateway("the space photo service failed: \(error)") }
+        if let error = model.error, !model.isShowingSeenBefore {
+            throw .badGateway("the space photo service failed: \(error)")
+        }
+    }
+
+    /// A day between APOD's first and today (UTC), else a 400 naming the allowed range.
+    static func day(_ text: String, _ name: String) throws(WebError) -> Date {
+        let today = day(Date())
+        guard let day = APODDay.date(from: text), day >= APODDay.firstDay, day <= today else {
+            throw .badRequest("\(name) must be a day yyyy-MM-dd from \(APODDay.string(from: APODDay.firstDay)) to \(APODDay.string(from: today)), not \(text)")
+        }
+        return day
+    }
+
+    static func day(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+    }
+
+    /// Adds the photo (listed or a favourite) to the favourites, or removes it.
+    func toggleFavorite(_ id: String) async throws(WebError) {
+        guard let photo = model.items.first(where: { $0.id == id }) ?? model.favorites.first(where: { $0.id == id }) else {
+            throw .notFound("no space photo with id \(id)")
+        }
+        await model.toggleFavorite(photo)
     }
 
     func photo(_ id: String) throws(WebError) -> SpacePhoto {

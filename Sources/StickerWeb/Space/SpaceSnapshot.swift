@@ -19,6 +19,15 @@ struct SpaceSnapshot: Codable, Sendable, Equatable {
         var isSaving: Bool
         /// Why the photo cannot be saved (a video without thumbnail…); `nil` when it can.
         var unsavableReason: String?
+        /// The page to open for a video day (its player); `nil` for pictures.
+        var videoURL: String?
+        var isFavorite: Bool
+    }
+
+    /// A day of the last range the server kept failing.
+    struct FailedDay: Codable, Sendable, Equatable {
+        var date: String
+        var error: String
     }
 
     var items: [Item]
@@ -26,6 +35,15 @@ struct SpaceSnapshot: Codable, Sendable, Equatable {
     var hasLoaded: Bool
     var error: String?
     var libraryPath: String
+    /// Days skipped from the last range load.
+    var failedDays: [FailedDay]
+    /// The favourites, most recently added first.
+    var favorites: [Item]
+    /// True when the service could not be reached and `items` are the photos seen before.
+    var isShowingSeenBefore: Bool
+    /// The days a date picker may offer: APOD's first day through today (UTC).
+    var firstDay: String
+    var today: String
 }
 
 extension SpaceSnapshot.Item {
@@ -40,5 +58,7 @@ extension SpaceSnapshot.Item {
         isSaved = model.savedFiles[photo.id] != nil
         isSaving = model.savingIDs.contains(photo.id)
         unsavableReason = photo.unsavableReason
+        videoURL = photo.mediaType == .video ? photo.url.absoluteString : nil
+        isFavorite = model.isFavorite(photo.id)
     }
 }
