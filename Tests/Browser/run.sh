@@ -58,7 +58,7 @@ wait_for_line() {
 }
 
 # The Space tab talks to the project's fake APOD server, never to the internet.
-"$bin_dir/fake-apod" --port 0 >"$work/apod.log" 2>&1 &
+"$bin_dir/fake-apod" --port 0 --failing-day 2024-01-03 >"$work/apod.log" 2>&1 &
 apod_pid=$!
 apod_url="$(wait_for_line "$work/apod.log" 's/^fake APOD server: \(http:[^ ]*\)$/\1/p' "$apod_pid")" \
     || { echo "0 passed, 1 failed"; exit 1; }

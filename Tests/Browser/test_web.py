@@ -188,6 +188,9 @@ def test_colors_extract_wheel_history_and_export(driver):
     assert driver.find_element(By.ID, "colors-loading").get_attribute("hidden") is not None, "still loading"
     chips = driver.find_elements(By.CSS_SELECTOR, "#colors-chips .chip")
     assert 2 <= len(chips) <= 4, len(chips)
+    # Each swatch is named and shows its hex in the readable text colour; the contrast grid has every pair.
+    assert all(c.find_element(By.CSS_SELECTOR, ".name").text for c in chips), [c.text for c in chips]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#colors-contrast td")) == len(chips) ** 2
     history = driver.find_elements(By.CSS_SELECTOR, "#colors-history li[data-id]")
     assert len(history) == 1 and "sunset · 4" in history[0].text, [h.text for h in history]
     history[0].find_element(By.CSS_SELECTOR, "button.favorite").click()
@@ -196,6 +199,11 @@ def test_colors_extract_wheel_history_and_export(driver):
     driver.execute_script("arguments[0].value = 'gpl'; arguments[0].dispatchEvent(new Event('change'));", select)
     wait(driver, lambda d: d.find_element(By.ID, "colors-export").text.startswith("GIMP Palette"), "no GPL preview")
     assert "format=gpl" in driver.find_element(By.ID, "colors-download").get_attribute("href")
+    mood = driver.find_element(By.ID, "colors-mood")
+    driver.execute_script("arguments[0].value = 'dark';", mood)
+    driver.find_element(By.ID, "colors-extract").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#colors-history li[data-id]")) == 2, "mood not extracted")
+    assert "dark" in driver.find_elements(By.CSS_SELECTOR, "#colors-history li[data-id]")[0].text
     driver.execute_script("window.scrollTo(0, 0);")
     os.makedirs(SCREENSHOTS, exist_ok=True)
     driver.save_screenshot(os.path.join(SCREENSHOTS, "web-colors.png"))
@@ -224,10 +232,20 @@ def test_space_list_save_and_make_a_sticker(driver):
     wait(driver, lambda d: not items[0].find_elements(By.CSS_SELECTOR, ".placeholder"), "placeholder stayed")
     videos = [i for i in items if "video" in i.find_element(By.CSS_SELECTOR, ".status").text]
     assert videos, "no video listed"
+    assert videos[0].find_elements(By.CSS_SELECTOR, "a.video"), "a video day has no link"
 
     driver.find_element(By.ID, "space-refresh").click()
     wait(driver, lambda d: d.find_element(By.ID, "space-refresh").is_enabled(), "refresh did not finish")
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".space-item")) == 12, "refresh lost the list")
+
+    # A range with a day the server fails: the other days listed, the failing one named.
+    driver.execute_script("document.getElementById('space-start').value = '2024-01-01';"
+                          "document.getElementById('space-end').value = '2024-01-05';")
+    driver.find_element(By.ID, "space-show-range").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".space-item")) == 4, "range not listed")
+    assert "2024-01-03" in driver.find_element(By.ID, "space-note").text
+    driver.find_elements(By.CSS_SELECTOR, ".space-item")[0].find_element(By.CSS_SELECTOR, "button.favorite").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#space-favorites .space-favorite")) == 1, "favourite not added")
 
     first = driver.find_elements(By.CSS_SELECTOR, ".space-item")[0]
     photo_id = first.get_attribute("data-id")

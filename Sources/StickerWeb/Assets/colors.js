@@ -1,5 +1,6 @@
 "use strict";
-// Colors tab: pick a photo, 3…10 colours, extract (with a loading state), a wheel of wedges, history, exports.
+// Colors tab: pick a photo, 3…10 colours and a mood, extract (with a loading state), a wheel of
+// wedges, named swatches with readable text, the WCAG contrast grid, history, exports.
 (function () {
   const root = document.getElementById("colors-root");
   let state = null;
@@ -18,6 +19,8 @@
           <p id="colors-photo-name" class="hint">No photo chosen</p>
           <label for="colors-count">Colours: <output id="colors-count-value">5</output></label>
           <input type="range" id="colors-count" min="3" max="10" value="5" style="width:100%">
+          <label for="colors-mood">Mood</label>
+          <select id="colors-mood"><option value="">Dominant colours</option></select>
           <div class="toolbar" style="margin-top:.75rem">
             <button id="colors-extract" class="primary">Extract</button>
             <span id="colors-loading" hidden><span class="spinner"></span> Extracting…</span>
@@ -28,6 +31,10 @@
           <div class="panel" id="colors-result">
             <svg id="colors-wheel" class="wheel" viewBox="-110 -110 220 220" role="img" aria-label="Colour wheel"></svg>
             <div id="colors-chips" class="palette-row"></div>
+            <details id="colors-contrast-box" hidden>
+              <summary>Contrast (WCAG 2.x): AAA ≥ 7, AA ≥ 4.5, AA18 ≥ 3 for large text only</summary>
+              <table id="colors-contrast" class="contrast-grid"></table>
+            </details>
             <div class="toolbar">
               <select id="colors-format" aria-label="Export format"></select>
               <a id="colors-download" class="button disabled" download>Download</a>
@@ -72,9 +79,10 @@
 
   async function extract() {
     const count = document.getElementById("colors-count").value;
+    const mood = document.getElementById("colors-mood").value;
     busy = true;
     renderBusy();
-    try { await act("POST", "/api/colors/extract?count=" + count); } finally { busy = false; renderBusy(); }
+    try { await act("POST", "/api/colors/extract?count=" + count + (mood ? "&mood=" + mood : "")); } finally { busy = false; renderBusy(); }
   }
 
   function renderBusy() {
@@ -127,10 +135,37 @@
     svg.append(hole, label);
   }
 
+  // WCAG 2.x contrast of two #RRGGBB colours, as the server computes it.
+  function luminance(hex) {
+    const channel = i => { const c = parseInt(hex.slice(i, i + 2), 16) / 255; return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  }
+  function contrast(a, b) {
+    const [x, y] = [luminance(a), luminance(b)];
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+  function level(ratio) { return ratio >= 7 ? "AAA" : ratio >= 4.5 ? "AA" : ratio >= 3 ? "AA18" : "–"; }
+
+  // Each colour's text drawn on each colour: the ratio and the level it reaches.
+  function contrastGrid(colors) {
+    const box = document.getElementById("colors-contrast-box");
+    const table = document.getElementById("colors-contrast");
+    box.hidden = !colors || colors.length < 2;
+    if (box.hidden) { table.replaceChildren(); return; }
+    const head = el("tr", {}, el("th", { text: "text ╲ on" }), ...colors.map(c => el("th", { style: `background:${c.hex};color:${c.textColor}`, text: c.hex })));
+    const rows = colors.map(text => el("tr", {}, el("th", { style: `background:${text.hex};color:${text.textColor}`, text: text.hex }),
+      ...colors.map(back => {
+        const ratio = contrast(text.hex, back.hex);
+        return el("td", { style: `background:${back.hex};color:${text.hex}`, title: `${text.hex} on ${back.hex}: ${ratio.toFixed(2)}:1`,
+          "data-level": level(ratio) }, el("b", { text: "Aa" }), el("small", { text: ` ${ratio.toFixed(2)} ${level(ratio)}` }));
+      })));
+    table.replaceChildren(head, ...rows);
+  }
+
   function recordItem(record) {
     return el("li", { "data-id": record.id },
       swatches(record.colors),
-      el("span", { text: `${record.photoName} · ${record.colorCount}` }),
+      el("span", { text: `${record.photoName} · ${record.colorCount}` + (record.mood ? ` · ${record.mood}` : "") }),
       el("button", { class: "favorite", title: record.isFavorite ? "Remove from favourites" : "Add to favourites",
         "aria-pressed": String(record.isFavorite), text: record.isFavorite ? "★" : "☆",
         onclick: () => act("POST", `/api/colors/history/${record.id}/favorite`) }),
@@ -152,7 +187,7 @@
       a.href = exportURL(a.parentElement.dataset.id);
     }
     const format = document.getElementById("colors-format").value;
-    preview.hidden = !has || format === "ase";
+    preview.hidden = !has || ["ase", "aco", "procreate"].includes(format);
     if (preview.hidden) return;
     try { preview.textContent = await (await fetch(exportURL())).text(); } catch (e) { preview.textContent = ""; }
   }
@@ -169,10 +204,19 @@
     if (snapshot.photoName) photo.src = "/api/colors/photo?v=" + encodeURIComponent(snapshot.photoName) + "&t=" + Date.now();
     const formats = $("colors-format");
     if (!formats.options.length) for (const f of snapshot.formats) formats.append(el("option", { value: f, text: f.toUpperCase() }));
+    const moods = $("colors-mood");
+    if (moods.options.length === 1) for (const m of snapshot.moods || []) moods.append(el("option", { value: m, text: m[0].toUpperCase() + m.slice(1) }));
+    if (!busy) moods.value = snapshot.mood || "";
     wheel(snapshot.colors);
     const chips = $("colors-chips");
     chips.innerHTML = "";
-    for (const c of snapshot.colors || []) chips.append(el("div", { class: "chip" }, el("span", { style: "background:" + c.hex }), el("code", { text: c.hex }), el("small", { text: `${(c.weight * 100).toFixed(1)}%` })));
+    for (const c of snapshot.colors || []) {
+      chips.append(el("div", { class: "chip", title: `${c.name}: ${c.contrast.white.toFixed(2)}:1 on white, ${c.contrast.black.toFixed(2)}:1 on black` },
+        el("span", { style: `background:${c.hex};color:${c.textColor}`, text: c.hex }),
+        el("small", { class: "name", text: c.name }),
+        el("small", { text: `${(c.weight * 100).toFixed(1)}%` })));
+    }
+    contrastGrid(snapshot.colors);
     $("colors-history").replaceChildren(...snapshot.history.map(recordItem));
     if (!snapshot.history.length) $("colors-history").append(el("li", { class: "hint", text: "Nothing extracted yet" }));
     $("colors-favorites").replaceChildren(...snapshot.favorites.map(recordItem));
