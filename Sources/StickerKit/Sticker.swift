@@ -13,6 +13,9 @@ public struct Sticker: Sendable, Hashable {
     public var cutOut: SubjectExtractor.CutOut?
     /// The style `image` has.
     public var style: StickerStyle
+    /// All the photo's subjects and what another choice of them is cut from (nil when unknown):
+    /// kept with the cut-out.
+    public var subjects: PhotoSubjects? { cutOut?.subjects }
 
     public init(image: Image, mask: Mask, cutOut: SubjectExtractor.CutOut? = nil, style: StickerStyle = StickerStyle()) {
         self.image = image

@@ -13,6 +13,7 @@ let suites: [BenchmarkSuite] = [
     pngSuite,
     stickerSuite,
     styleSuite,
+    subjectsSuite,
 ]
 
 await BenchmarkRunner.run(suites: suites, arguments: Array(CommandLine.arguments.dropFirst()))

@@ -36,6 +36,9 @@ struct MakeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Style (every sticker in the pack)")
     var style: StyleOptions
 
+    @Option(help: "Which subjects each sticker keeps: main (what suits a photo of one subject) or all.")
+    var subject = MakeSubjects.main
+
     func validate() throws {
         guard (3...10).contains(colors) else { throw ValidationError("--colors must be between 3 and 10") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -48,13 +51,14 @@ struct MakeCommand: AsyncParsableCommand {
         }
 
         let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(1, collected.files.count))
-        let processor: PhotoProcessor
+        var processor: PhotoProcessor
         do {
             processor = try await StickerEngine.photoProcessor(colorCount: colors, concurrentPhotos: jobs,
                                                                style: style.style, log: { printError($0) })
         } catch {
             throw fail("\(error)", ExitStatus.unavailable)
         }
+        processor.subjectExtractor.choice = subject == .all ? .all : .main
 
         let model = StickerViewModel(processor: processor, maxConcurrentJobs: jobs)
         let photos = collected.files.map(SelectedPhoto.init(file:))
@@ -113,6 +117,11 @@ struct MakeCommand: AsyncParsableCommand {
             print("Wrote \(output): \(report.stickers.count) sticker(s)\(skipped).")
         }
     }
+}
+
+/// `make --subject`.
+enum MakeSubjects: String, ExpressibleByArgument, CaseIterable {
+    case main, all
 }
 
 /// The `--json` report of `stickers make` (stable: scripts read it).

@@ -14,8 +14,8 @@ struct StickerCommand: AsyncParsableCommand {
     @Argument(help: "The photo (JPEG or PNG).")
     var image: String
 
-    @Option(name: .shortAndLong, help: "Where to write the sticker PNG.")
-    var output: String
+    @Option(name: .shortAndLong, help: "Where to write the sticker PNG (needed unless --list-subjects).")
+    var output: String?
 
     @Option(help: "Also write the subject's alpha: 8-bit grey PNG at the photo's full, oriented size, uncropped.")
     var mask: String?
@@ -28,6 +28,26 @@ struct StickerCommand: AsyncParsableCommand {
 
     @Option(help: "The cut-out model (ONNX) to use instead of the cached U²-Net-p (also: STICKERS_MODEL).")
     var model: String?
+
+    @Flag(help: "List the photo's separate subjects, most salient first: bounding box, a point inside, share.")
+    var listSubjects = false
+
+    @Flag(help: "With --list-subjects: print JSON.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Which subjects to cut out: N (1-based, as --list-subjects numbers them), all, or main.",
+                               valueName: "N|all|main"))
+    var subject: SubjectArgument?
+
+    @Option(help: ArgumentHelp("Cut out the subject under this pixel of the (orientation-corrected) photo.",
+                               valueName: "X,Y"))
+    var point: PointArgument?
+
+    func validate() throws {
+        if output == nil && !listSubjects { throw ValidationError("Missing expected argument '--output <output>'") }
+        if json && !listSubjects { throw ValidationError("--json goes with --list-subjects") }
+        if subject != nil && point != nil { throw ValidationError("--subject and --point exclude each other") }
+    }
 
     @MainActor func run() async throws {
         AllocatorTuning.keepFreedMemoryForReuse()
@@ -48,7 +68,7 @@ struct StickerCommand: AsyncParsableCommand {
         case .failure(let error): throw fail("the cut-out model cannot be used: \(error)", ExitStatus.unavailable)
         }
 
-        let sticker: Sticker
+        var sticker: Sticker
         do {
             sticker = try await SubjectExtractor(predictor: predictor, style: style.style).extractSubject(from: photo)
         } catch .noClearSubject {
@@ -59,6 +79,10 @@ struct StickerCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(image): \(error)", ExitStatus.dataError)
         }
+
+        if listSubjects { try printSubjects(sticker.subjects) }
+        guard let output else { return }
+        if let chosen = try await choose(from: sticker, style: style.style) { sticker = chosen }
 
         // Both PNGs encode side by side, each in bands over the cores.
         let stickerPNG: Data, maskPNG: Data?
@@ -77,6 +101,52 @@ struct StickerCommand: AsyncParsableCommand {
             do { try write(await ImageEncoder.concurrentPNG(picture), to: gradient) } catch let error as ImageCodecError {
                 throw fail("cannot encode the gradient picture: \(error)", ExitStatus.ioError)
             }
+        }
+    }
+
+    /// The sticker `--subject` or `--point` asks for, re-cut from the one made (nil: keep it).
+    @MainActor private func choose(from sticker: Sticker, style: StickerStyle) async throws -> Sticker? {
+        let choice: SubjectChoice
+        do {
+            switch (subject, point) {
+            case (.main?, _), (nil, nil): return nil
+            case (.all?, _): choice = .all
+            case (.rank(let n)?, _): choice = .ranks([n - 1])
+            case (nil, let point?):
+                guard let subjects = sticker.subjects else { return nil }
+                choice = .ranks([try subjects.subject(atX: point.x, y: point.y)])
+            }
+            return try await sticker.recut(choosing: choice, style: style)
+        } catch .pointOutsidePhoto(let x, let y, let width, let height) {
+            throw fail("--point \(x),\(y) is outside the photo (\(width)×\(height) pixels)", ExitStatus.usage)
+        } catch {
+            throw fail("\(image): \(error)", ExitStatus.dataError)
+        }
+    }
+
+    /// `--list-subjects`: one line per subject, or `{"subjects":[{"bbox":[x0,y0,x1,y1],"point":[x,y],"share":s}]}`
+    /// (x1, y1 exclusive; the oriented photo's pixels; rank order).
+    @MainActor private func printSubjects(_ subjects: PhotoSubjects?) throws {
+        let list = subjects?.subjects ?? []
+        if json {
+            struct Listing: Encodable {
+                struct Entry: Encodable { let bbox: [Int]; let point: [Int]; let share: Double }
+                let subjects: [Entry]
+            }
+            let listing = Listing(subjects: list.map {
+                .init(bbox: [$0.bounds.x, $0.bounds.y, $0.bounds.x + $0.bounds.width, $0.bounds.y + $0.bounds.height],
+                      point: [$0.pointX, $0.pointY], share: ($0.share * 1000).rounded() / 1000)
+            })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(listing), as: UTF8.self))
+            return
+        }
+        let main = Set(subjects?.main ?? [])
+        for (rank, s) in list.enumerated() {
+            let b = s.bounds
+            print("\(rank + 1)  box \(b.x),\(b.y)–\(b.x + b.width),\(b.y + b.height)  point \(s.pointX),\(s.pointY)  "
+                  + "share \(Int((s.share * 100).rounded()))%\(main.contains(rank) ? "  (main)" : "")")
         }
     }
 
@@ -105,5 +175,32 @@ struct StickerCommand: AsyncParsableCommand {
         do { try AtomicFileWriter.write(bytes, to: URL(fileURLWithPath: path)) } catch {
             throw fail("cannot write \(path): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
+    }
+}
+
+/// `--subject N|all|main`.
+enum SubjectArgument: ExpressibleByArgument, Equatable {
+    case rank(Int), all, main
+
+    init?(argument: String) {
+        switch argument {
+        case "all": self = .all
+        case "main": self = .main
+        default:
+            guard let n = Int(argument), n >= 1 else { return nil }
+            self = .rank(n)
+        }
+    }
+}
+
+/// `--point X,Y`: whole pixels.
+struct PointArgument: ExpressibleByArgument, Equatable {
+    let x: Int, y: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+              let y = Int(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+        self.x = x; self.y = y
     }
 }

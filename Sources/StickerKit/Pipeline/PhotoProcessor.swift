@@ -68,7 +68,7 @@ public struct PhotoProcessor: PhotoProcessing {
         } catch {
             try Task.checkCancellation()
             switch error {
-            case .noClearSubject, .emptyImage: throw PhotoProcessingError.noClearSubject
+            case .noClearSubject, .emptyImage, .noSuchSubject: throw PhotoProcessingError.noClearSubject
             case .modelFailed: throw PhotoProcessingError.engineFailure(error.description)
             }
         }

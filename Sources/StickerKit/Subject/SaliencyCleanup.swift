@@ -13,13 +13,19 @@ public struct SaliencyCleanup: Sendable, Hashable {
     public init() {}
 
     public func apply(to saliency: Plane) -> Plane {
-        let w = saliency.width, h = saliency.height
         let regions = ConnectedComponents(saliency, threshold: 0.5)
-        guard let largest = regions.largest else { return Plane(width: w, height: h) }
-        let minimumArea = Int((Float(regions.areas[Int(largest)]) * keepFraction).rounded(.up))
-        let kept = regions.areas.map { $0 >= minimumArea }
+        guard let largest = regions.largest else { return Plane(width: saliency.width, height: saliency.height) }
+        let minimumArea = minimumKeptArea(largest: regions.areas[Int(largest)])
+        return apply(to: saliency, regions: regions, keeping: regions.areas.map { $0 >= minimumArea })
+    }
+
+    /// As `apply(to:)`, keeping the regions (of `regions`, the saliency's components above 0.5) the
+    /// caller chose: all of a photo's subjects, which are then told apart after refinement.
+    func apply(to saliency: Plane, regions: ConnectedComponents, keeping kept: [Bool]) -> Plane {
+        let w = saliency.width, h = saliency.height
         var subjectArea = 0
         for (i, area) in regions.areas.enumerated() where kept[i] { subjectArea += area }
+        guard subjectArea > 0 else { return Plane(width: w, height: h) }
 
         let distances = DistanceTransform.squaredDistances(width: w, height: h) { i in
             let label = regions.labels[i]

@@ -55,12 +55,15 @@ public enum SubjectExtractionError: Error, Sendable, Equatable, CustomStringConv
     case emptyImage
     /// The saliency model could not be run.
     case modelFailed(String)
+    /// The chosen subjects (`SubjectExtractor.choice`) are not in the photo.
+    case noSuchSubject(SubjectChoiceError)
 
     public var description: String {
         switch self {
         case .noClearSubject: "no clear subject in the photo: nothing stands out from the background"
         case .emptyImage: "the image is empty"
         case .modelFailed(let reason): "the cut-out model failed: \(reason)"
+        case .noSuchSubject(let error): "\(error)"
         }
     }
 }

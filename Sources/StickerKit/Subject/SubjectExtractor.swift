@@ -44,6 +44,13 @@ public struct SubjectExtractor: Sendable {
     /// A large first-look subject is checked against an upside-down look (see `UpsideDownConsensus`).
     public var consensus = UpsideDownConsensus()
 
+    /// Which subjects the sticker keeps; every subject is found and kept with the sticker either way
+    /// (`Sticker.subjects`), so another choice is a re-cut, not a second run.
+    public var choice = SubjectChoice.main
+    /// A saliency region this large (fraction of the frame) is a subject of its own even when much
+    /// smaller than the main one; smaller ones are specks (`SubjectPresence`'s floor for a subject).
+    public var minimumSubjectFraction: Float = SubjectPresence().minimumRegionFraction
+
     public init(predictor: any SaliencyPredicting, style: StickerStyle = StickerStyle()) {
         self.predictor = predictor
         self.style = style
@@ -91,12 +98,15 @@ public struct SubjectExtractor: Sendable {
         /// Where `image` sits in the photo.
         public var originX: Int
         public var originY: Int
+        /// All of the photo's subjects, for cutting out another choice of them (nil when unknown).
+        public var subjects: PhotoSubjects?
 
-        public init(mask: Mask, image: Image, originX: Int, originY: Int) {
+        public init(mask: Mask, image: Image, originX: Int, originY: Int, subjects: PhotoSubjects? = nil) {
             self.mask = mask
             self.image = image
             self.originX = originX
             self.originY = originY
+            self.subjects = subjects
         }
     }
 
@@ -116,7 +126,11 @@ public struct SubjectExtractor: Sendable {
         let raw = try await saliency(of: work)
         lap("saliency")
         located?(raw)
-        let tidy = cleanup.apply(to: raw)
+        // Every subject is refined together; the choice is cut from that afterwards.
+        let regions = ConnectedComponents(raw, threshold: 0.5)
+        let found = SubjectRegions(saliency: raw, regions: regions, cleanup: cleanup,
+                                   minimumFraction: minimumSubjectFraction)
+        let tidy = cleanup.apply(to: raw, regions: regions, keeping: found.isSubject)
         lap("cleanup")
 
         let magnification = max(Float(workWidth) / Float(raw.width), Float(workHeight) / Float(raw.height))
@@ -137,8 +151,20 @@ public struct SubjectExtractor: Sendable {
         guard let box = mask.bounds else { throw .noClearSubject }
         lap("upsample")
         let cut = await full.cutOut(mask: mask, in: box, colors: colors, bands: bands)
+        let subjects = PhotoSubjects(regions: found, width: image.width, height: image.height,
+                                     union: cut, originX: box.x, originY: box.y)
+        let chosen: CutOut?
+        do {
+            // Choosing every subject (a photo of one subject, usually) is the union as it stands.
+            chosen = try subjects.ranks(of: choice) == Array(subjects.subjects.indices)
+                ? CutOut(mask: mask, image: cut, originX: box.x, originY: box.y, subjects: subjects)
+                : subjects.cutOut(choosing: choice)
+        } catch {
+            throw .noSuchSubject(error)
+        }
         lap("compose")
-        return CutOut(mask: mask, image: cut, originX: box.x, originY: box.y)
+        guard let chosen else { throw .noClearSubject }
+        return chosen
     }
 
     /// The saliency the cut-out goes on with: the first look, then a closer look when it is unsure
