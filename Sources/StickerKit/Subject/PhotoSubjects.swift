@@ -108,47 +108,66 @@ public struct PhotoSubjects: Sendable, Hashable {
     }
 
     /// The chosen subjects' unstyled cut-out and full-size mask; nil when they have no pixels.
+    /// Two passes over the union's crop (the kept pixels' box, then the copy), reading each pixel's
+    /// owner from its saliency cell: 2 MP in a few milliseconds.
     public func cutOut(choosing choice: SubjectChoice) throws(SubjectChoiceError) -> SubjectExtractor.CutOut? {
         let ranks = try ranks(of: choice)
+        let w = cutOut.width, h = cutOut.height
+        guard !ranks.isEmpty else { return nil }
+        if ranks.count == subjects.count {
+            // Every subject: the union as it stands.
+            var mask = Mask(width: width, height: height)
+            guard w > 0, h > 0 else { return nil }
+            for y in 0..<h {
+                let source = y * w, target = (originY + y) * width + originX
+                for x in 0..<w { mask.values[target + x] = cutOut.pixels[(source + x) * 4 + 3] }
+            }
+            return SubjectExtractor.CutOut(mask: mask, image: cutOut, originX: originX, originY: originY, subjects: self)
+        }
         var keep = [Bool](repeating: false, count: 256)
         for rank in ranks { keep[rank] = true }
-        let w = cutOut.width, h = cutOut.height
-        let columns = (0..<w).map { ownerColumn(originX + $0) }
-        // Alpha of the kept pixels, and their bounding box within the union's crop.
-        var alpha = [UInt8](repeating: 0, count: w * h)
+        let columns = (0..<w).map { Int32(ownerColumn(originX + $0)) }
+        let rows = (0..<h).map { ownerRow(originY + $0) * ownersWidth }
+        // Whether a pixel of the union's crop is kept: some alpha, and its cell's owner chosen.
+        func kept(_ px: UnsafeBufferPointer<UInt8>, _ owner: UnsafeBufferPointer<UInt8>,
+                  _ keep: UnsafeBufferPointer<Bool>, _ column: UnsafeBufferPointer<Int32>, _ x: Int, _ y: Int) -> Bool {
+            px[(y * w + x) * 4 + 3] != 0 && keep[Int(owner[rows[y] + Int(column[x])])]
+        }
         var minX = w, minY = h, maxX = -1, maxY = -1
-        cutOut.pixels.withUnsafeBufferPointer { px in
-            for y in 0..<h {
-                let rowBase = ownerRow(originY + y) * ownersWidth
-                var first = -1, last = -1
-                for x in 0..<w {
-                    let a = px[(y * w + x) * 4 + 3]
-                    guard a != 0, keep[Int(owners[rowBase + columns[x]])] else { continue }
-                    alpha[y * w + x] = a
-                    if first < 0 { first = x }
-                    last = x
-                }
-                if first >= 0 {
+        cutOut.pixels.withUnsafeBufferPointer { px in owners.withUnsafeBufferPointer { owner in
+            keep.withUnsafeBufferPointer { keep in columns.withUnsafeBufferPointer { column in
+                for y in 0..<h {
+                    var first = -1
+                    for x in 0..<w where kept(px, owner, keep, column, x, y) { first = x; break }
+                    guard first >= 0 else { continue }
+                    var last = first
+                    for x in stride(from: w - 1, to: first, by: -1) where kept(px, owner, keep, column, x, y) { last = x; break }
                     minX = min(minX, first); maxX = max(maxX, last); minY = min(minY, y); maxY = y
                 }
-            }
-        }
+            } }
+        } }
         guard maxX >= 0 else { return nil }
         let box = Mask.Bounds(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
         var mask = Mask(width: width, height: height)
         var image = Image(width: box.width, height: box.height)
-        for y in 0..<box.height {
-            let source = (box.y + y) * w + box.x
-            let target = (originY + box.y + y) * width + originX + box.x
-            for x in 0..<box.width {
-                let a = alpha[source + x]
-                guard a != 0 else { continue }
-                mask.values[target + x] = a
-                let s = (source + x) * 4, t = (y * box.width + x) * 4
-                image.pixels[t] = cutOut.pixels[s]; image.pixels[t + 1] = cutOut.pixels[s + 1]
-                image.pixels[t + 2] = cutOut.pixels[s + 2]; image.pixels[t + 3] = a
-            }
-        }
+        let maskWidth = width, ox = originX, oy = originY
+        cutOut.pixels.withUnsafeBufferPointer { px in owners.withUnsafeBufferPointer { owner in
+            keep.withUnsafeBufferPointer { keep in columns.withUnsafeBufferPointer { column in
+                mask.values.withUnsafeMutableBufferPointer { m in image.pixels.withUnsafeMutableBufferPointer { out in
+                    for y in box.y..<(box.y + box.height) {
+                        let target = (oy + y) * maskWidth + ox
+                        var t = (y - box.y) * box.width * 4
+                        for x in box.x..<(box.x + box.width) {
+                            defer { t += 4 }
+                            guard kept(px, owner, keep, column, x, y) else { continue }
+                            let s = (y * w + x) * 4
+                            m[target + x] = px[s + 3]
+                            out[t] = px[s]; out[t + 1] = px[s + 1]; out[t + 2] = px[s + 2]; out[t + 3] = px[s + 3]
+                        }
+                    }
+                } }
+            } }
+        } }
         return SubjectExtractor.CutOut(mask: mask, image: image, originX: originX + box.x, originY: originY + box.y,
                                        subjects: self)
     }
