@@ -84,6 +84,7 @@ func aPointCutsThatSubjectAlone() async throws {
         #expect(rank == d)
         let recut = try #require(try await sticker.recut(choosing: .ranks([rank]), style: StickerStyle()))
         #expect(intersectionOverUnion(recut.mask, truths[d]) >= 0.95)
+        #expect(recut.subjects?.chosen == [rank])
         for other in truths.indices where other != d {
             #expect(coverage(recut.mask, truths[other]) < 0.01)
         }

@@ -61,6 +61,8 @@ public struct PhotoSubjects: Sendable, Hashable {
     public var subjects: [Subject]
     /// Ranks (0-based) of the main subjects (`SubjectChoice.main`).
     public var main: [Int]
+    /// Ranks (0-based, sorted) of the subjects the sticker holding these keeps: the choice is kept.
+    public var chosen: [Int]
     /// The photo's size.
     public var width: Int
     public var height: Int
@@ -77,7 +79,7 @@ public struct PhotoSubjects: Sendable, Hashable {
 
     public init(subjects: [Subject], main: [Int], width: Int, height: Int, cutOut: Image, originX: Int, originY: Int,
                 owners: [UInt8], ownersWidth: Int, ownersHeight: Int) {
-        self.subjects = subjects; self.main = main; self.width = width; self.height = height
+        self.subjects = subjects; self.main = main; self.chosen = main; self.width = width; self.height = height
         self.cutOut = cutOut; self.originX = originX; self.originY = originY
         self.owners = owners; self.ownersWidth = ownersWidth; self.ownersHeight = ownersHeight
     }
@@ -122,7 +124,8 @@ public struct PhotoSubjects: Sendable, Hashable {
                 let source = y * w, target = (originY + y) * width + originX
                 for x in 0..<w { mask.values[target + x] = cutOut.pixels[(source + x) * 4 + 3] }
             }
-            return SubjectExtractor.CutOut(mask: mask, image: cutOut, originX: originX, originY: originY, subjects: self)
+            return SubjectExtractor.CutOut(mask: mask, image: cutOut, originX: originX, originY: originY,
+                                           subjects: choosing(ranks))
         }
         var keep = [Bool](repeating: false, count: 256)
         for rank in ranks { keep[rank] = true }
@@ -169,7 +172,14 @@ public struct PhotoSubjects: Sendable, Hashable {
             } }
         } }
         return SubjectExtractor.CutOut(mask: mask, image: image, originX: originX + box.x, originY: originY + box.y,
-                                       subjects: self)
+                                       subjects: choosing(ranks))
+    }
+
+    /// These subjects with `ranks` as the choice kept.
+    func choosing(_ ranks: [Int]) -> PhotoSubjects {
+        var copy = self
+        copy.chosen = ranks
+        return copy
     }
 
     private func ownerColumn(_ x: Int) -> Int { min(ownersWidth - 1, x * ownersWidth / max(1, width)) }
@@ -215,6 +225,7 @@ extension PhotoSubjects {
             // A vanished subject's cells go to the first remaining one; they hold no alpha anyway.
             bare.owners = regions.owners.map { present.contains(Int($0)) ? newRank[Int($0)] : 0 }
             bare.main = regions.main.compactMap { r in present.firstIndex(of: r) }
+            bare.chosen = bare.main
         }
         bare.subjects = subjects
         self = bare

@@ -157,7 +157,8 @@ public struct SubjectExtractor: Sendable {
         do {
             // Choosing every subject (a photo of one subject, usually) is the union as it stands.
             chosen = try subjects.ranks(of: choice) == Array(subjects.subjects.indices)
-                ? CutOut(mask: mask, image: cut, originX: box.x, originY: box.y, subjects: subjects)
+                ? CutOut(mask: mask, image: cut, originX: box.x, originY: box.y,
+                         subjects: subjects.choosing(Array(subjects.subjects.indices)))
                 : subjects.cutOut(choosing: choice)
         } catch {
             throw .noSuchSubject(error)
