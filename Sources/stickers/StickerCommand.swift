@@ -84,24 +84,22 @@ struct StickerCommand: AsyncParsableCommand {
         guard let output else { return }
         if let chosen = try await choose(from: sticker, style: style.style) { sticker = chosen }
 
-        // Both PNGs encode side by side, each in bands over the cores.
-        let stickerPNG: Data, maskPNG: Data?
+        // The one "processed photo → its PNGs" path (StickerKit's StickerPNGs), each image
+        // encoded in bands over the cores; the gradient runs through the subject's own colours.
+        var kinds: Set<StickerPNGs.Kind> = [.sticker]
+        if mask != nil { kinds.insert(.mask) }
+        if gradient != nil { kinds.insert(.gradient) }
+        let scheme = gradient == nil ? PhotoColorScheme(colors: []) : await Self.colorScheme(of: sticker, photo: photo)
+        let pngs: StickerPNGs
         do {
-            async let encodedSticker = ImageEncoder.concurrentPNG(sticker.image)
-            async let encodedMask = mask == nil ? nil : ImageEncoder.concurrentPNG(sticker.mask)
-            (stickerPNG, maskPNG) = try await (encodedSticker, encodedMask)
+            pngs = try await StickerPNGs.render(ProcessedPhoto(sticker: sticker, colorScheme: scheme),
+                                                kinds: kinds, encoding: .banded)
         } catch {
             throw fail("cannot encode the sticker: \(error)", ExitStatus.ioError)
         }
-        try write(stickerPNG, to: output)
-        if let mask, let maskPNG { try write(maskPNG, to: mask) }
-        if let gradient {
-            // The gradient runs through the subject's own colours.
-            let picture = await Self.gradientPicture(of: sticker, photo: photo)
-            do { try write(await ImageEncoder.concurrentPNG(picture), to: gradient) } catch let error as ImageCodecError {
-                throw fail("cannot encode the gradient picture: \(error)", ExitStatus.ioError)
-            }
-        }
+        try write(pngs.sticker, to: output)
+        if let mask, let png = pngs.mask { try write(png, to: mask) }
+        if let gradient, let png = pngs.gradient { try write(png, to: gradient) }
     }
 
     /// The sticker `--subject` or `--point` asks for, re-cut from the one made (nil: keep it).
@@ -164,10 +162,8 @@ struct StickerCommand: AsyncParsableCommand {
         }
     }
 
-    @concurrent private static func gradientPicture(of sticker: Sticker, photo: Image) async -> Image {
-        let thumbnail = photo.downsampled(toFit: 256)
-        let scheme = ColorExtractor().extractColors(from: thumbnail, count: 5, mask: sticker.mask)
-        return GradientSticker().render(sticker.image, colors: scheme.colors)
+    @concurrent private static func colorScheme(of sticker: Sticker, photo: Image) async -> PhotoColorScheme {
+        ColorExtractor().extractColors(from: photo.downsampled(toFit: 256), count: 5, mask: sticker.mask)
     }
 
     /// Writes atomically (a temporary file renamed into place): never a partial PNG.

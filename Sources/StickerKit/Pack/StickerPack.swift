@@ -5,17 +5,40 @@ import ZIPFoundation
 /// plus `palettes.json` (each photo's colours) and `manifest.json` (what is inside, and which
 /// photos were left out and why).
 public struct StickerPack: Sendable {
+    /// A PNG in memory, or a file read only while the pack is written (a batch's packs are
+    /// assembled from the files its photos were written to as they finished).
+    public enum PNG: Sendable, Hashable {
+        case data(Data)
+        case file(URL)
+
+        func bytes() throws -> Data {
+            switch self {
+            case .data(let data): data
+            case .file(let url): try Data(contentsOf: url)
+            }
+        }
+    }
+
     public struct Item: Sendable {
         public var name: String
-        public var stickerPNG: Data
-        public var gradientPNG: Data
+        public var sticker: PNG
+        public var gradient: PNG
         public var colorScheme: PhotoColorScheme
 
         public init(name: String, stickerPNG: Data, gradientPNG: Data, colorScheme: PhotoColorScheme) {
+            self.init(name: name, sticker: .data(stickerPNG), gradient: .data(gradientPNG), colorScheme: colorScheme)
+        }
+
+        public init(name: String, sticker: PNG, gradient: PNG, colorScheme: PhotoColorScheme) {
             self.name = name
-            self.stickerPNG = stickerPNG
-            self.gradientPNG = gradientPNG
+            self.sticker = sticker
+            self.gradient = gradient
             self.colorScheme = colorScheme
+        }
+
+        /// A processed photo's files, as the one PNG path wrote them.
+        public init(name: String, files: StickerFiles) {
+            self.init(name: name, sticker: .file(files.sticker), gradient: .file(files.gradient), colorScheme: files.colorScheme)
         }
     }
 
@@ -59,8 +82,8 @@ public struct StickerPack: Sendable {
             for (item, name) in zip(items, names) {
                 try Task.checkCancellation()
                 // PNGs are already deflated: storing them again compressed only costs time.
-                try archive.add("\(name).sticker.png", item.stickerPNG, compressed: false)
-                try archive.add("\(name).gradient.png", item.gradientPNG, compressed: false)
+                try archive.add(StickerPNGs.Kind.sticker.fileName(for: name), try item.sticker.bytes(), compressed: false)
+                try archive.add(StickerPNGs.Kind.gradient.fileName(for: name), try item.gradient.bytes(), compressed: false)
             }
             try archive.add("palettes.json", try palettesJSON(names: names), compressed: true)
             try archive.add("manifest.json", try manifestJSON(names: names), compressed: true)

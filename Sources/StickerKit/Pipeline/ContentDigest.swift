@@ -35,4 +35,13 @@ public struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         String(high, radix: 16) + String(low, radix: 16)
     }
+
+    /// 32 hex digits, fixed width: a name for files and database keys.
+    public var hex: String {
+        func padded(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        return padded(high) + padded(low)
+    }
 }

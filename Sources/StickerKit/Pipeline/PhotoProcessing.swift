@@ -9,6 +9,16 @@ public protocol PhotoProcessing: Sendable {
     /// Throws `PhotoProcessingError` for a photo that cannot be used, `CancellationError` when
     /// the calling task was cancelled.
     func process(data: Data) async throws -> ProcessedPhoto
+
+    /// Names everything besides the photo's bytes that changes the output (engine and model
+    /// version, colour count, sizes, style): results are cached under the photo's digest plus
+    /// this, so changing any of them never serves a stale sticker.
+    var outputIdentity: String { get }
+}
+
+extension PhotoProcessing {
+    /// A processor that does not say what shapes its output is known by its type alone.
+    public var outputIdentity: String { String(reflecting: Self.self) }
 }
 
 /// Why a photo could not become a sticker, typed: the photo's own problem (unreadable, no

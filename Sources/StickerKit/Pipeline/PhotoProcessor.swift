@@ -21,10 +21,20 @@ public struct PhotoProcessor: PhotoProcessing {
     /// The smallest long side the photo is decoded at (see above); the sticker and its mask have
     /// the decoded size.
     public var stickerDimension: Int? = 2048
+    /// The engine and model version (set by whoever loaded the model); part of `outputIdentity`.
+    public var engineVersion = "engine-1"
 
     public init(subjectExtractor: SubjectExtractor, colorCount: Int = 5) {
         self.subjectExtractor = subjectExtractor
         self.colorCount = colorCount
+    }
+
+    /// Every setting that shapes the output, spelled out (the settings are value types whose
+    /// descriptions list their fields): a new option changes it without anyone remembering to.
+    public var outputIdentity: String {
+        "\(engineVersion);colors=\(colorCount);dimension=\(stickerDimension.map(String.init) ?? "full");"
+            + "limits=\(limits);style=\(subjectExtractor.style);presence=\(subjectExtractor.presence);"
+            + "cleanup=\(subjectExtractor.cleanup);refinement=\(subjectExtractor.refinement)"
     }
 
     @concurrent

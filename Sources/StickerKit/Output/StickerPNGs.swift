@@ -1,0 +1,97 @@
+import Foundation
+import Raster
+
+/// The PNG files a processed photo is shown and shared as: the sticker, the sticker on a gradient
+/// of its colours, and (when asked for) the subject's full-size alpha mask.
+///
+/// The one path from a `ProcessedPhoto` to its PNGs: `make` (the pack), the web app and `sticker`
+/// all go through `render`, so the three can never disagree on what a sticker file holds.
+public struct StickerPNGs: Sendable, Hashable {
+    public var sticker: Data
+    public var gradient: Data?
+    public var mask: Data?
+
+    public init(sticker: Data, gradient: Data?, mask: Data? = nil) {
+        self.sticker = sticker
+        self.gradient = gradient
+        self.mask = mask
+    }
+
+    /// The file names the PNGs get beside each other: `NAME.sticker.png`, `NAME.gradient.png`,
+    /// `NAME.mask.png` (the pack's names).
+    public enum Kind: String, Sendable, CaseIterable {
+        case sticker, gradient, mask
+        public func fileName(for name: String) -> String { "\(name).\(rawValue).png" }
+    }
+
+    /// How the PNGs are encoded.
+    public enum Encoding: Sendable {
+        /// Each image in one piece: a batch already keeps every core busy with other photos.
+        case sequential
+        /// Each image in bands of rows over the cores: a lone photo (`stickers sticker`).
+        case banded
+    }
+
+    /// Encodes `photo`'s sticker, plus its gradient picture and its mask when `kinds` asks for
+    /// them (the sticker always), off the caller's actor. The full-size pixels can be dropped as
+    /// soon as this returns.
+    @concurrent
+    public static func render(_ photo: ProcessedPhoto, kinds: Set<Kind> = [.sticker, .gradient],
+                              gradientStyle: GradientSticker = GradientSticker(),
+                              encoding: Encoding = .sequential) async throws(ImageCodecError) -> StickerPNGs {
+        let picture = kinds.contains(.gradient) ? gradientStyle.render(photo.sticker.image, colors: photo.colorScheme.colors) : nil
+        switch encoding {
+        case .sequential:
+            return StickerPNGs(sticker: try ImageEncoder.png(photo.sticker.image),
+                               gradient: try picture.map { image throws(ImageCodecError) in try ImageEncoder.png(image) },
+                               mask: kinds.contains(.mask) ? try ImageEncoder.png(photo.sticker.mask) : nil)
+        case .banded:
+            let sticker = try await ImageEncoder.concurrentPNG(photo.sticker.image)
+            var gradient: Data?
+            if let picture { gradient = try await ImageEncoder.concurrentPNG(picture) }
+            let mask = kinds.contains(.mask) ? try await ImageEncoder.concurrentPNG(photo.sticker.mask) : nil
+            return StickerPNGs(sticker: sticker, gradient: gradient, mask: mask)
+        }
+    }
+
+    /// The PNG of one kind, if rendered.
+    public subscript(kind: Kind) -> Data? {
+        switch kind {
+        case .sticker: sticker
+        case .gradient: gradient
+        case .mask: mask
+        }
+    }
+}
+
+/// A processed photo as files: its PNGs on disk and its colour scheme. What a batch keeps per
+/// finished photo instead of its pixels, and what a pack is assembled from.
+public struct StickerFiles: Sendable, Hashable {
+    public var sticker: URL
+    public var gradient: URL
+    public var mask: URL?
+    public var colorScheme: PhotoColorScheme
+
+    public init(sticker: URL, gradient: URL, mask: URL?, colorScheme: PhotoColorScheme) {
+        self.sticker = sticker
+        self.gradient = gradient
+        self.mask = mask
+        self.colorScheme = colorScheme
+    }
+}
+
+extension StickerPNGs {
+    /// Writes the PNGs into `folder` as `sticker.png`, `gradient.png` and `mask.png`, each
+    /// atomically (and flushed), and returns where they are.
+    public func write(into folder: URL, colorScheme: PhotoColorScheme) throws -> StickerFiles {
+        func place(_ data: Data, _ kind: Kind) throws -> URL {
+            let url = folder.appending(path: "\(kind.rawValue).png")
+            try AtomicFileWriter.write(data, to: url)
+            return url
+        }
+        let stickerURL = try place(sticker, .sticker)
+        guard let gradient else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "no gradient picture was rendered"]) }
+        return StickerFiles(sticker: stickerURL, gradient: try place(gradient, .gradient),
+                            mask: try mask.map { try place($0, .mask) }, colorScheme: colorScheme)
+    }
+}
