@@ -48,6 +48,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The one bounded task-group helper (a sliding window of child tasks) and the one "cause in
@@ -103,8 +104,15 @@ let package = Package(
             swiftSettings: concurrency + optimisedInDebug + [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]
         ),
         .target(name: "SpacePhotos", dependencies: ["Raster", "BoundedConcurrency"], swiftSettings: concurrency),
+        // The library: one SQLite database (GRDB, WAL) of photos, results, colour history and
+        // saved space photos, beside a content-addressed folder of the image files it references.
         .target(
-            name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos", "BoundedConcurrency", "ErrorReasons"],
+            name: "StickerLibrary",
+            dependencies: ["StickerKit", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: concurrency
+        ),
+        .target(
+            name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos", "StickerLibrary", "BoundedConcurrency", "ErrorReasons"],
             swiftSettings: mainActorByDefault
         ),
         // Request handlers run wherever Hummingbird calls them (nonisolated) and `await` into the
@@ -112,7 +120,7 @@ let package = Package(
         .target(
             name: "StickerWeb",
             dependencies: [
-                "StickerApp", "StickerKit", "SpacePhotos", "Raster",
+                "StickerApp", "StickerKit", "StickerLibrary", "SpacePhotos", "Raster",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             // The page's files (Assets/*: index.html, app.css, a script per tab), compiled into the binary
@@ -127,8 +135,8 @@ let package = Package(
         .executableTarget(
             name: "stickers",
             dependencies: [
-                "StickerApp", "StickerWeb", "ModelFetching", "CAllocatorTuning", "CLazyCurl", "BoundedConcurrency",
-                "ErrorReasons",
+                "StickerApp", "StickerLibrary", "StickerWeb", "ModelFetching", "CAllocatorTuning", "CLazyCurl",
+                "BoundedConcurrency", "ErrorReasons",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: mainActorByDefault,
@@ -170,6 +178,7 @@ let package = Package(
             path: "Tests/FakeAPODServer",
             swiftSettings: concurrency
         ),
+        .testTarget(name: "StickerLibraryTests", dependencies: ["StickerLibrary", "TestSupport"], swiftSettings: concurrency),
         .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos", "APODTestServer", "TestSupport"], swiftSettings: concurrency),
         .testTarget(
             name: "StickerAppTests",
@@ -185,7 +194,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StickerWebTests",
-            dependencies: ["StickerWeb", "APODTestServer", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: ["StickerWeb", "StickerLibrary", "APODTestServer", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: concurrency
         ),
     ],

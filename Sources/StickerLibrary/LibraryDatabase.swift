@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+/// Why the library cannot be opened or written. Always names the file: a person has to be able to
+/// find it, move it aside or restore it. A damaged database is never overwritten or recreated.
+public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file is not a SQLite database, or SQLite found it damaged.
+    case corrupt(path: String, reason: String)
+    /// The file or its folder cannot be read or created (permissions, a full disk…).
+    case unavailable(path: String, reason: String)
+    /// A read or write failed once open.
+    case failed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .corrupt(let path, let reason):
+            "the library database \(path) is damaged (\(reason)); it was left untouched: move it aside to start an empty library"
+        case .unavailable(let path, let reason): "cannot open the library database \(path): \(reason)"
+        case .failed(let path, let reason): "the library database \(path): \(reason)"
+        }
+    }
+}
+
+/// The library's SQLite database: one `DatabasePool` (WAL: readers never wait for the writer) and
+/// its versioned schema. Every write is one transaction, so a crash at any moment leaves it
+/// consistent.
+struct LibraryDatabase: Sendable {
+    let pool: DatabasePool
+    let path: String
+
+    static let fileName = "library.sqlite"
+
+    /// Opens (creating when absent) and migrates the database at `path`.
+    static func open(path: String) throws(LibraryError) -> LibraryDatabase {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw classify(error, path: path)
+        }
+        do {
+            try migrator.migrate(pool)
+        } catch {
+            throw classify(error, path: path)
+        }
+        return LibraryDatabase(pool: pool, path: path)
+    }
+
+    /// The schema, one migration per version. Never edit a registered migration: add the next.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(Migration.v1) { db in
+            try db.create(table: "photo") { t in
+                t.primaryKey("id", .text)
+                t.column("digest", .text).notNull().indexed()
+                t.column("name", .text).notNull()
+                t.column("byteCount", .integer).notNull()
+                // upload, folder or space: where the photo came from.
+                t.column("origin", .text).notNull()
+                // The file it was read from (folder photos), or its copy in the library (uploads).
+                t.column("sourcePath", .text)
+                t.column("storedFile", .text)
+                t.column("position", .integer).notNull()
+                t.column("addedAt", .datetime).notNull()
+            }
+            try db.create(table: "result") { t in
+                t.column("photoDigest", .text).notNull()
+                // The processor's output identity (engine, model, options).
+                t.column("identity", .text).notNull()
+                t.column("outcome", .text).notNull()
+                t.column("reason", .text)
+                t.column("stickerFile", .text)
+                t.column("gradientFile", .text)
+                t.column("maskFile", .text)
+                t.column("colors", .jsonText)
+                t.column("createdAt", .datetime).notNull()
+                t.primaryKey(["photoDigest", "identity"])
+            }
+            try db.create(table: "colorScheme") { t in
+                t.primaryKey("id", .text)
+                t.column("photoName", .text).notNull()
+                t.column("colors", .jsonText).notNull()
+                t.column("colorCount", .integer).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("favoritedAt", .datetime)
+            }
+            try db.create(table: "savedSpacePhoto") { t in
+                t.primaryKey("date", .text)
+                t.column("title", .text).notNull()
+                t.column("file", .text).notNull()
+                t.column("url", .text)
+                t.column("savedAt", .datetime).notNull()
+            }
+            try db.create(table: "catalogEntry") { t in
+                t.primaryKey("date", .text)
+                t.column("json", .jsonText).notNull()
+                t.column("seenAt", .datetime).notNull()
+            }
+        }
+        migrator.registerMigration(Migration.v2) { db in
+            try db.create(table: "pack") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("path", .text).notNull()
+                t.column("stickerCount", .integer).notNull()
+                t.column("identity", .text)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(indexOn: "colorScheme", columns: ["createdAt"])
+        }
+        return migrator
+    }
+
+    enum Migration {
+        static let v1 = "v1-photos-results-colours-space"
+        static let v2 = "v2-packs"
+    }
+
+    static func classify(_ error: any Error, path: String) -> LibraryError {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                return .corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_FULL, .SQLITE_IOERR:
+                return .unavailable(path: path, reason: error.message ?? "\(error.resultCode)")
+            default:
+                return .failed(path: path, reason: error.message ?? "\(error)")
+            }
+        }
+        return .failed(path: path, reason: "\(error)")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import StickerKit
+
+/// A photo in the library: which bytes (digest), what it is called, where it came from.
+public struct LibraryPhoto: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "photo"
+
+    public enum Origin: String, Codable, Sendable {
+        case upload, folder, space
+    }
+
+    public var id: UUID
+    public var digest: String
+    public var name: String
+    public var byteCount: Int
+    public var origin: Origin
+    /// The file it was read from (folder and space photos).
+    public var sourcePath: String?
+    /// Its copy in the library's content-addressed files (uploads), relative to the files folder.
+    public var storedFile: String?
+    /// Its place in the selection.
+    public var position: Int
+    public var addedAt: Date
+
+    public init(id: UUID, digest: String, name: String, byteCount: Int, origin: Origin, sourcePath: String? = nil,
+                storedFile: String? = nil, position: Int, addedAt: Date = Date()) {
+        self.id = id; self.digest = digest; self.name = name; self.byteCount = byteCount; self.origin = origin
+        self.sourcePath = sourcePath; self.storedFile = storedFile; self.position = position; self.addedAt = addedAt
+    }
+}
+
+/// What a photo became under one processor identity: file references (relative to the library's
+/// files folder) and its colours, or why it cannot be used.
+public struct LibraryResult: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "result"
+
+    public enum Outcome: String, Codable, Sendable {
+        case processed, unusable
+    }
+
+    public var photoDigest: String
+    public var identity: String
+    public var outcome: Outcome
+    public var reason: String?
+    public var stickerFile: String?
+    public var gradientFile: String?
+    public var maskFile: String?
+    public var colors: [PaletteColor]?
+    public var createdAt: Date
+
+    public init(photoDigest: String, identity: String, outcome: Outcome, reason: String? = nil, stickerFile: String? = nil,
+                gradientFile: String? = nil, maskFile: String? = nil, colors: [PaletteColor]? = nil, createdAt: Date = Date()) {
+        self.photoDigest = photoDigest; self.identity = identity; self.outcome = outcome; self.reason = reason
+        self.stickerFile = stickerFile; self.gradientFile = gradientFile; self.maskFile = maskFile
+        self.colors = colors; self.createdAt = createdAt
+    }
+}
+
+/// One extracted colour scheme of the history; a favourite when `favoritedAt` is set.
+public struct LibraryColorScheme: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "colorScheme"
+
+    public var id: UUID
+    public var photoName: String
+    public var colors: [PaletteColor]
+    public var colorCount: Int
+    public var createdAt: Date
+    public var favoritedAt: Date?
+
+    public init(id: UUID, photoName: String, colors: [PaletteColor], colorCount: Int, createdAt: Date, favoritedAt: Date? = nil) {
+        self.id = id; self.photoName = photoName; self.colors = colors; self.colorCount = colorCount
+        self.createdAt = createdAt; self.favoritedAt = favoritedAt
+    }
+}
+
+/// A space photo the person saved (its file is where it was saved).
+public struct SavedSpacePhoto: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "savedSpacePhoto"
+
+    /// The catalog day, `yyyy-MM-dd`.
+    public var date: String
+    public var title: String
+    public var file: String
+    public var url: String?
+    public var savedAt: Date
+
+    public init(date: String, title: String, file: String, url: String?, savedAt: Date = Date()) {
+        self.date = date; self.title = title; self.file = file; self.url = url; self.savedAt = savedAt
+    }
+}
+
+/// A catalog entry as the API gave it (its JSON), kept for browsing offline later.
+public struct CatalogEntryRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "catalogEntry"
+
+    public var date: String
+    public var json: String
+    public var seenAt: Date
+
+    public init(date: String, json: String, seenAt: Date = Date()) {
+        self.date = date; self.json = json; self.seenAt = seenAt
+    }
+}
+
+/// A pack that was exported.
+public struct ExportedPack: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "pack"
+
+    public var id: Int64?
+    public var path: String
+    public var stickerCount: Int
+    public var identity: String?
+    public var createdAt: Date
+
+    public init(path: String, stickerCount: Int, identity: String?, createdAt: Date = Date()) {
+        self.path = path; self.stickerCount = stickerCount; self.identity = identity; self.createdAt = createdAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
