@@ -33,6 +33,12 @@ struct MakeCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON report on standard output.")
     var json = false
 
+    @Flag(help: "Neither use nor fill the processed-photo cache (the work is done again).")
+    var noCache = false
+
+    @Option(help: ArgumentHelp("The processed-photo cache's folder (default: $\(StickerPaths.cacheVariable), else $XDG_CACHE_HOME/stickers).", valueName: "DIR"))
+    var cacheDir: String?
+
     @OptionGroup(title: "Style (every sticker in the pack)")
     var style: StyleOptions
 
@@ -60,7 +66,11 @@ struct MakeCommand: AsyncParsableCommand {
         }
         processor.subjectExtractor.choice = subject == .all ? .all : .main
 
-        let model = StickerViewModel(processor: processor, maxConcurrentJobs: jobs)
+        // Each photo's PNGs are written to the cache as it finishes; the model keeps only where
+        // they are, and the pack is assembled from those files.
+        let cache = noCache ? ProcessedPhotoCache(processor: processor)
+            : ProcessedPhotoCache(processor: processor, disk: .standard(cacheDirectory: StickerPaths.cacheDirectory(explicit: cacheDir)))
+        let model = StickerViewModel(cache: cache, maxConcurrentJobs: jobs)
         let photos = collected.files.map(SelectedPhoto.init(file:))
         model.select(photos)
 
@@ -77,11 +87,14 @@ struct MakeCommand: AsyncParsableCommand {
         drawing.cancel()
         progress.finish()
 
+        if let failure = model.storageFailure {
+            throw fail("\(failure); no pack written", ExitStatus.ioError)
+        }
         if batch.isCancelled {
             throw fail("interrupted: no pack written", ExitCode(130))
         }
 
-        var report = MakeReport(output: output)
+        var report = MakeReport(output: output, fromCache: model.fromCache.count)
         for missing in collected.missing { report.invalid.append(.init(file: missing.path, reason: missing.reason)) }
         for photo in photos {
             if let problem = model.invalidPhotos[photo.id] { report.invalid.append(.init(file: photo.path, reason: problem.reason)) }
@@ -103,18 +116,21 @@ struct MakeCommand: AsyncParsableCommand {
         } catch is CancellationError {
             throw fail("interrupted: no pack written", ExitCode(130))
         } catch {
-            throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
+            throw fail("cannot write \(output): \(WriteFailure.reason(error, writing: url))", ExitStatus.ioError)
         }
+        await cache.trim()
 
         for photo in photos {
             guard let done = model.processedPhotos[photo.id] else { continue }
-            report.stickers.append(.init(file: photo.path, name: photo.name, colors: done.colorScheme.colors.map(\.hex)))
+            report.stickers.append(.init(file: photo.path, name: photo.name, colors: done.colorScheme.colors.map(\.hex),
+                                         cached: model.fromCache.contains(photo.id)))
         }
         if json {
             try report.print()
         } else {
             let skipped = report.invalid.isEmpty ? "" : ", \(report.invalid.count) photo(s) skipped"
-            print("Wrote \(output): \(report.stickers.count) sticker(s)\(skipped).")
+            let cached = report.fromCache == 0 ? "" : " (\(report.fromCache) from the cache)"
+            print("Wrote \(output): \(report.stickers.count) sticker(s)\(cached)\(skipped).")
         }
     }
 }
@@ -126,10 +142,12 @@ enum MakeSubjects: String, ExpressibleByArgument, CaseIterable {
 
 /// The `--json` report of `stickers make` (stable: scripts read it).
 struct MakeReport: Encodable {
-    struct Made: Encodable { let file: String; let name: String; let colors: [String] }
+    struct Made: Encodable { let file: String; let name: String; let colors: [String]; let cached: Bool }
     struct Invalid: Encodable { let file: String; let reason: String }
 
     let output: String
+    /// How many photos' results came from the processed-photo cache (no work done for them).
+    var fromCache: Int
     var stickers: [Made] = []
     var invalid: [Invalid] = []
 
@@ -147,5 +165,18 @@ private extension SelectedPhoto {
         let cwd = FileManager.default.currentDirectoryPath + "/"
         let path = url.standardizedFileURL.path
         return path.hasPrefix(cwd) ? String(path.dropFirst(cwd.count)) : path
+    }
+}
+
+/// Why a write failed, in words. ZIPFoundation reports a failed write as "DataError error 1",
+/// whatever the cause: when the file system then has no room left, the cause was a full disk.
+enum WriteFailure {
+    static func reason(_ error: any Error, writing url: URL) -> String {
+        var stats = statvfs()
+        let folder = url.deletingLastPathComponent().path
+        if statvfs(folder.isEmpty ? "." : folder, &stats) == 0, stats.f_bavail == 0 {
+            return String(cString: strerror(ENOSPC))
+        }
+        return AtomicFileWriter.reason(error)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import StickerApp
 import SpacePhotos
 import StickerKit
+import StickerLibrary
 import StickerWeb
 
 /// `stickers serve`: the web app (the GUI on Linux) on a local address.
@@ -18,8 +19,19 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "A folder of photos offered by \"Use library photos\".")
+    @Option(help: ArgumentHelp("A folder of photos offered by \"Use library photos\" (imported into the library when used).", valueName: "DIR"))
+    var photos: String?
+
+    /// The old name of --photos (it never was the library): still accepted, with a notice.
+    @Option(help: .hidden)
     var library: String?
+
+    @Option(help: ArgumentHelp("Where the library (photos, stickers, colour history, saved space photos) is kept "
+                               + "(default: $\(StickerPaths.dataVariable), else $XDG_DATA_HOME/stickers).", valueName: "DIR"))
+    var dataDir: String?
+
+    @Option(help: ArgumentHelp("The processed-photo cache's folder (default: $\(StickerPaths.cacheVariable), else $XDG_CACHE_HOME/stickers).", valueName: "DIR"))
+    var cacheDir: String?
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -44,35 +56,54 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+        if photos != nil && library != nil { throw ValidationError("--library is the old name of --photos: give only --photos") }
         if let catalogAPI, Self.apiURL(catalogAPI) == nil {
             throw ValidationError("--catalog-api must be an http(s) URL, not \(catalogAPI)")
         }
     }
 
     @MainActor func run() async throws {
+        if library != nil {
+            printError("--library DIR is now --photos DIR (a folder of photos to import); the library itself is kept in --data-dir")
+        }
         var libraryURL: URL?
-        if let library {
+        if let photos = photos ?? library {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: library, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw fail("library folder \(library) does not exist", ExitStatus.ioError)
+            guard FileManager.default.fileExists(atPath: photos, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw fail("photo folder \(photos) does not exist", ExitStatus.ioError)
             }
-            libraryURL = URL(fileURLWithPath: library, isDirectory: true)
+            libraryURL = URL(fileURLWithPath: photos, isDirectory: true)
+        }
+        let store: StickerLibrary
+        do {
+            store = try StickerLibrary(folder: StickerPaths.dataDirectory(explicit: dataDir))
+        } catch {
+            throw fail("\(error)", ExitStatus.ioError)
         }
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             printError("listening on \(host): anyone who can reach this address can see and change your photos")
         }
         let configuration = WebConfiguration(host: host, port: port, library: libraryURL, allowedHosts: allowedHosts)
-        let model = StickerViewModel(processor: await Self.processor(preview: preview))
-        let session = StickerSession(model: model, library: libraryURL, limits: configuration.limits)
+        let cache = ProcessedPhotoCache(processor: await Self.processor(preview: preview),
+                                        disk: .standard(cacheDirectory: StickerPaths.cacheDirectory(explicit: cacheDir)))
+        let model = StickerViewModel(cache: cache)
+        let session = StickerSession(model: model, library: libraryURL, limits: configuration.limits, store: store)
         let host = host
         let client = APODClient(configuration: APODConfiguration(
             baseURL: catalogAPI.flatMap(Self.apiURL) ?? APODConfiguration.defaultBaseURL, apiKey: catalogAPIKey))
         // Saved space photos go into the library, so "Use library photos" finds them.
         let savedPhotos = libraryURL ?? FileManager.default.homeDirectoryForCurrentUser
             .appendingPathComponent("Pictures/Stickers", isDirectory: true)
+        let colors = ColorSession(model: ColorSchemeModel(), stickers: session, store: store)
+        do {
+            try await session.restore()
+            try await colors.restore()
+        } catch {
+            throw fail("\(error)", ExitStatus.ioError)
+        }
         let sessions = WebSessions(
             stickers: session,
-            colors: ColorSession(model: ColorSchemeModel(), stickers: session),
+            colors: colors,
             space: SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 12)),
                                 stickers: session)
         )

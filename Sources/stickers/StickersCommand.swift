@@ -12,6 +12,7 @@ struct StickersCommand: AsyncParsableCommand {
             CatalogCommand.self,
             ServeCommand.self,
             ModelCommand.self,
+            CacheCommand.self,
         ]
     )
 }

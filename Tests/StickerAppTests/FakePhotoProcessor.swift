@@ -15,7 +15,10 @@ nonisolated final class FakePhotoProcessor: PhotoProcessing {
         var gateOpen = true
     }
 
-    init(gateOpen: Bool = true) {
+    let outputIdentity: String
+
+    init(gateOpen: Bool = true, identity: String = "fake-1") {
+        outputIdentity = identity
         state.withLock { $0.gateOpen = gateOpen }
     }
 

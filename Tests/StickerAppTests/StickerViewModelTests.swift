@@ -122,8 +122,9 @@ import StickerKit
         #expect(model.progress == .init(completed: 1, total: 1))
     }
 
-    @Test func loadingAPhotoReadsItsBytesOnce() async throws {
-        let url = FileManager.default.temporaryDirectory.appending(path: "load-once-\(UUID()).jpg")
+    @Test("A photo's bytes are read when needed and not kept: a batch holds no photo's bytes")
+    func photoBytesAreNotKept() async throws {
+        let url = FileManager.default.temporaryDirectory.appending(path: "load-\(UUID()).jpg")
         try Data("first".utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let model = StickerViewModel(processor: FakePhotoProcessor())
@@ -135,6 +136,57 @@ import StickerKit
         let second = await model.loadPhoto(selected)
 
         #expect(first == Data("first".utf8))
-        #expect(second == first)
+        #expect(second == Data("changed".utf8))
+    }
+
+    @Test("Finished photos are kept as PNG files (the one StickerKit path) and the pack is assembled from them")
+    func finishedPhotosAreFiles() async throws {
+        let model = StickerViewModel(processor: FakePhotoProcessor())
+        let photos = [photo("a", "photo a"), photo("b", "photo b")]
+        model.select(photos)
+        await model.processAllPhotos()
+        let files = try #require(model.processedPhotos[photos[0].id])
+        let expected = try await StickerPNGs.render(FakePhotoProcessor.photo(for: Data("photo a".utf8)))
+        #expect(try Data(contentsOf: files.sticker) == expected.sticker)
+        #expect(try Data(contentsOf: files.gradient) == expected.gradient)
+
+        let pack = FileManager.default.temporaryDirectory.appending(path: "pack-\(UUID()).zip")
+        defer { try? FileManager.default.removeItem(at: pack) }
+        try await model.exportPack(to: pack)
+        let zip = try Data(contentsOf: pack)
+        #expect(zip.range(of: expected.sticker) != nil, "the sticker file's bytes are stored as they are")
+    }
+
+    @Test("A second model over the same disk cache reports its photos as coming from the cache")
+    func fromCacheIsReported() async throws {
+        let disk = ProcessedPhotoCacheTests.diskCache()
+        defer { try? FileManager.default.removeItem(at: disk.folder) }
+        let photos = [photo("a", "photo a"), photo("b", "photo b")]
+        let first = StickerViewModel(cache: ProcessedPhotoCache(processor: FakePhotoProcessor(), disk: disk))
+        first.select(photos)
+        await first.processAllPhotos()
+        #expect(first.fromCache.isEmpty)
+
+        let processor = FakePhotoProcessor()
+        let second = StickerViewModel(cache: ProcessedPhotoCache(processor: processor, disk: disk))
+        second.select(photos + [photo("c", "photo c")])
+        await second.processAllPhotos()
+        #expect(second.fromCache == Set(photos.map(\.id)))
+        #expect(processor.calls == 1)
+    }
+
+    @Test("When a result cannot be stored the batch stops and keeps the cause")
+    func storageFailureStopsTheBatch() async throws {
+        let blocker = FileManager.default.temporaryDirectory.appending(path: "stickers-not-a-folder-\(UUID())")
+        try Data("a file".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let processor = FakePhotoProcessor()
+        let model = StickerViewModel(cache: ProcessedPhotoCache(processor: processor, disk: ProcessedPhotoDiskCache(folder: blocker.appending(path: "p"))),
+                                     maxConcurrentJobs: 1)
+        model.select((0..<6).map { photo("p\($0)", "photo \($0)") })
+        await model.processAllPhotos()
+        #expect(model.storageFailure != nil)
+        #expect(processor.calls < 6)
+        #expect(model.processedPhotos.isEmpty)
     }
 }

@@ -1,40 +1,85 @@
 import Foundation
 import StickerKit
 
-/// Remembers what each distinct photo became, keyed by the digest of its bytes, so a photo is
-/// decoded and processed at most once, however many times and from however many tasks it is asked
-/// for.
+/// Remembers what each distinct photo became, so a photo is processed at most once — in this
+/// process (memory), across runs (the disk cache), however many tasks ask at once.
+///
+/// Looks in memory, then on disk, then computes: the processor's pixels go straight through the
+/// one "processed photo → its PNGs" path (`StickerPNGs`) into a disk entry, and only the files'
+/// locations and the colour scheme are kept, never the pixels. Keys are the photo's content
+/// digest plus the processor's `outputIdentity`.
 ///
 /// Concurrent requests for the same photo share one in-flight task. That task is cancelled only
 /// when every task waiting on it has been cancelled: one impatient caller never spoils the result
 /// for the others. Failures that describe the photo itself (unreadable, no subject) are remembered
-/// too; cancellations and engine failures (the model cannot run) are not: they are not the photo's.
+/// too (on disk as well); cancellations and engine failures (the model cannot run) are not: they
+/// are not the photo's.
 public actor ProcessedPhotoCache {
+    /// Where a result came from.
+    public enum Origin: Sendable, Hashable {
+        case memory, disk, computed
+        /// True when no processing was done for this request.
+        public var isCached: Bool { self != .computed }
+    }
+
+    private typealias Outcome = Result<StickerFiles, PhotoProcessingError>
     private enum Entry {
-        case inFlight(Task<ProcessedPhoto, any Error>, waiters: Int)
-        case finished(Result<ProcessedPhoto, PhotoProcessingError>)
+        case inFlight(Task<(Outcome, Origin), any Error>, waiters: Int)
+        case finished(Outcome)
     }
 
     private let processor: any PhotoProcessing
+    /// The processor's `outputIdentity`: what results are keyed by besides the photo.
+    public nonisolated let identity: String
+    public nonisolated let disk: ProcessedPhotoDiskCache
+    /// Removed when the cache goes away: a cache made without a disk folder of its own.
+    private let temporaryFolder: URL?
     private var entries: [ContentDigest: Entry] = [:]
+    /// The disk entries this process used: never evicted under it.
+    private var used: Set<String> = []
 
-    public init(processor: any PhotoProcessing) {
+    public init(processor: any PhotoProcessing, disk: ProcessedPhotoDiskCache) {
         self.processor = processor
+        self.identity = processor.outputIdentity
+        self.disk = disk
+        self.temporaryFolder = nil
     }
 
-    /// The processed photo for `data`, computed now or remembered from before.
-    public func processedPhoto(for data: Data) async throws -> ProcessedPhoto {
+    /// A cache whose disk layer is a private temporary folder, removed with the cache: for
+    /// `--no-cache` and tests (the files still have to live somewhere until they are packed).
+    public init(processor: any PhotoProcessing) {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stickers-\(UUID().uuidString)", directoryHint: .isDirectory)
+        self.processor = processor
+        self.identity = processor.outputIdentity
+        self.disk = ProcessedPhotoDiskCache(folder: folder, sizeLimit: .max)
+        self.temporaryFolder = folder
+    }
+
+    deinit {
+        if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
+    }
+
+    /// The sticker files for `data`: remembered, found on disk, or made now.
+    public func stickerFiles(for data: Data) async throws -> StickerFiles {
+        try await lookup(data).files
+    }
+
+    /// The sticker files for `data` and where they came from. Throws `PhotoProcessingError` for a
+    /// photo that cannot be used, `StorageError` when the entry cannot be written (a full disk),
+    /// `CancellationError`.
+    public func lookup(_ data: Data) async throws -> (files: StickerFiles, origin: Origin) {
         let key = ContentDigest(data)
-        let task: Task<ProcessedPhoto, any Error>
+        let task: Task<(Outcome, Origin), any Error>
         switch entries[key] {
         case .finished(let result)?:
-            return try result.get()
+            return (try result.get(), .memory)
         case .inFlight(let running, let waiters)?:
             entries[key] = .inFlight(running, waiters: waiters + 1)
             task = running
         case nil:
-            let processor = self.processor
-            task = Task { try await processor.process(data: data) }
+            let diskKey = ProcessedPhotoDiskCache.Key(digest: key.hex, identity: identity)
+            used.insert(diskKey.name)
+            task = Task { [processor, disk] in try await Self.make(data, key: diskKey, processor: processor, disk: disk) }
             entries[key] = .inFlight(task, waiters: 1)
         }
         return try await withTaskCancellationHandler {
@@ -44,27 +89,48 @@ public actor ProcessedPhotoCache {
         }
     }
 
-    /// Forgets everything (e.g. after the engine's settings changed).
+    /// Disk, else compute and store.
+    @concurrent private static func make(_ data: Data, key: ProcessedPhotoDiskCache.Key, processor: any PhotoProcessing,
+                                         disk: ProcessedPhotoDiskCache) async throws -> (Outcome, Origin) {
+        if let found = await disk.lookup(key) { return (found, .disk) }
+        let photo: ProcessedPhoto
+        do {
+            photo = try await processor.process(data: data)
+        } catch let error as PhotoProcessingError {
+            guard error.isPhotoProblem else { throw error }
+            try await disk.storeUnusable(error, for: key)
+            return (.failure(error), .computed)
+        }
+        try Task.checkCancellation()
+        let pngs = try await StickerPNGs.render(photo, kinds: [.sticker, .gradient, .mask])
+        return (.success(try await disk.store(pngs, colorScheme: photo.colorScheme, for: key)), .computed)
+    }
+
+    /// Forgets what is in memory (e.g. after the engine's settings changed); the disk keeps it.
     public func removeAll() {
         for case .inFlight(let task, _) in entries.values { task.cancel() }
         entries.removeAll()
     }
 
-    /// The number of photos whose result is remembered.
+    /// The number of photos whose result is remembered in memory.
     public var count: Int {
         entries.values.count { if case .finished = $0 { true } else { false } }
     }
 
-    private func result(of task: Task<ProcessedPhoto, any Error>, for key: ContentDigest) async throws -> ProcessedPhoto {
+    /// Evicts least recently used disk entries past the size limit, keeping this process's own.
+    @discardableResult
+    public func trim() async -> Int {
+        await disk.trim(protecting: used)
+    }
+
+    private func result(of task: Task<(Outcome, Origin), any Error>, for key: ContentDigest) async throws -> (files: StickerFiles, origin: Origin) {
         do {
-            let photo = try await task.value
-            entries[key] = .finished(.success(photo))
-            return photo
-        } catch let error as PhotoProcessingError where error.isPhotoProblem {
-            entries[key] = .finished(.failure(error))
-            throw error
+            let (outcome, origin) = try await task.value
+            entries[key] = .finished(outcome)
+            return (try outcome.get(), origin)
         } catch {
-            // Cancelled, or the engine failed: forget it, so the next request tries again.
+            // Cancelled, an engine failure or a storage failure: forget it, so the next request
+            // tries again.
             if case .inFlight(let running, _)? = entries[key], running == task { entries[key] = nil }
             try Task.checkCancellation()
             throw error

@@ -77,6 +77,13 @@ public final class ColorSchemeModel {
         }
     }
 
+    /// Puts back the history and favourites of an earlier session (the library's), replacing the
+    /// current ones; the history is kept within `historyLimit`.
+    public func restore(history: [ColorSchemeRecord], favorites: [ColorSchemeRecord]) {
+        self.history = Array(history.prefix(historyLimit))
+        self.favorites = favorites
+    }
+
     // MARK: Favourites
 
     public func isFavorite(_ id: ColorSchemeRecord.ID) -> Bool {

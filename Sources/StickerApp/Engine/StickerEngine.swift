@@ -17,6 +17,24 @@ public enum StickerEngine {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let threads = max(1, cores / max(1, concurrentPhotos))
         let predictor = try await CutOutModel.load(explicitPath: modelPath, threads: threads, log: log)
-        return PhotoProcessor(subjectExtractor: SubjectExtractor(predictor: predictor, style: style), colorCount: colorCount)
+        var processor = PhotoProcessor(subjectExtractor: SubjectExtractor(predictor: predictor, style: style), colorCount: colorCount)
+        processor.engineVersion = engineVersion(modelPath: modelPath)
+        return processor
+    }
+
+    /// Bumped whenever the engine's output changes for the same photo and settings: cached
+    /// results of another version are never served.
+    public static let version = 1
+
+    /// The engine version plus which model: the verified U²-Net-p (known by its digest), or another
+    /// file by its path, size and modification time.
+    static func engineVersion(modelPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard let path = modelPath ?? environment["STICKERS_MODEL"], !path.isEmpty else {
+            return "engine-\(version);model=u2netp-309c8469"
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = attributes?[.size] as? Int64 ?? -1
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "engine-\(version);model=\(path):\(size):\(modified)"
     }
 }

@@ -22,7 +22,7 @@ public final class StickerViewModel {
     /// Where one photo stands.
     public enum PhotoState: Sendable, Hashable {
         case pending
-        case processed(ProcessedPhoto)
+        case processed(StickerFiles)
         /// The photo cannot become a sticker (its file, its picture): another photo may work.
         case invalid(PhotoProblem)
         /// The engine could not run for it (the model cannot run): not the photo's fault, so it
@@ -31,7 +31,11 @@ public final class StickerViewModel {
     }
 
     public private(set) var selection: [SelectedPhoto] = []
-    public private(set) var processedPhotos: [SelectedPhoto.ID: ProcessedPhoto] = [:]
+    public private(set) var processedPhotos: [SelectedPhoto.ID: StickerFiles] = [:]
+    /// The processed photos whose result came from the cache (memory or disk) rather than work.
+    public private(set) var fromCache: Set<SelectedPhoto.ID> = []
+    /// Set when a result could not be stored (a full disk): the batch stops, the cause kept.
+    public private(set) var storageFailure: StorageError?
     /// Photos that cannot become stickers, with the typed reason (`reason` says it in words).
     public private(set) var invalidPhotos: [SelectedPhoto.ID: PhotoProblem] = [:]
     /// Photos the engine failed on (the model cannot run), with its message.
@@ -43,10 +47,8 @@ public final class StickerViewModel {
     /// At most this many photos are processed at once (default: one per core).
     public var maxConcurrentJobs: Int
 
-    @ObservationIgnored private let cache: ProcessedPhotoCache
+    @ObservationIgnored public let cache: ProcessedPhotoCache
     @ObservationIgnored private let loader = PhotoDataLoader()
-    /// Each photo's bytes, read once.
-    @ObservationIgnored private var photoData: [SelectedPhoto.ID: Data] = [:]
     @ObservationIgnored private var batch: Task<Void, Never>?
 
     public init(cache: ProcessedPhotoCache, maxConcurrentJobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -68,7 +70,7 @@ public final class StickerViewModel {
         processedPhotos = processedPhotos.filter { ids.contains($0.key) }
         invalidPhotos = invalidPhotos.filter { ids.contains($0.key) }
         engineFailures = engineFailures.filter { ids.contains($0.key) }
-        photoData = photoData.filter { ids.contains($0.key) }
+        fromCache = fromCache.filter { ids.contains($0) }
         progress = Progress(completed: processedPhotos.count + invalidPhotos.count, total: photos.count)
     }
 
@@ -85,13 +87,19 @@ public final class StickerViewModel {
 
     // MARK: Loading and processing
 
-    /// The photo's bytes, read once and kept; `nil` (and the photo marked invalid) when unreadable.
+    /// Puts back what an earlier session made (the library's record): no work is done for them.
+    public func restore(_ results: [SelectedPhoto.ID: StickerFiles], invalid: [SelectedPhoto.ID: String] = [:]) {
+        for (id, files) in results where selection.contains(where: { $0.id == id }) { record(.processed(files, cached: true), for: id) }
+        for (id, reason) in invalid where selection.contains(where: { $0.id == id }) {
+            markInvalid(id, problem: .recorded(reason))
+        }
+    }
+
+    /// The photo's bytes, read when asked (not kept: a batch must not hold every photo's bytes);
+    /// `nil` (and the photo marked invalid) when unreadable.
     public func loadPhoto(_ photo: SelectedPhoto) async -> Data? {
-        if let data = photoData[photo.id] { return data }
         do {
-            let data = try await loader.data(for: photo)
-            photoData[photo.id] = data
-            return data
+            return try await loader.data(for: photo)
         } catch {
             markInvalid(photo.id, problem: .unreadableFile(error))
             return nil
@@ -147,9 +155,10 @@ public final class StickerViewModel {
     }
 
     private enum Outcome: Sendable {
-        case processed(ProcessedPhoto)
+        case processed(StickerFiles, cached: Bool)
         case invalid(PhotoProblem)
         case engineFailed(String)
+        case failed(StorageError)
         case cancelled
     }
 
@@ -164,7 +173,10 @@ public final class StickerViewModel {
             return invalidPhotos[photo.id].map(Outcome.invalid) ?? .cancelled
         }
         do {
-            return .processed(try await cache.processedPhoto(for: data))
+            let (files, origin) = try await cache.lookup(data)
+            return .processed(files, cached: origin.isCached)
+        } catch let error as StorageError {
+            return .failed(error)
         } catch let error as PhotoProcessingError {
             return error.isPhotoProblem ? .invalid(.unusable(error)) : .engineFailed(error.description)
         } catch is CancellationError {
@@ -178,18 +190,23 @@ public final class StickerViewModel {
     private func record(_ outcome: Outcome, for id: SelectedPhoto.ID) {
         guard selection.contains(where: { $0.id == id }) else { return }
         switch outcome {
-        case .processed(let photo):
+        case .processed(let files, let cached):
             let wasDone = state(of: id) != .pending
-            processedPhotos[id] = photo
+            processedPhotos[id] = files
+            if cached { fromCache.insert(id) } else { fromCache.remove(id) }
             invalidPhotos[id] = nil
             engineFailures[id] = nil
             if !wasDone { progress.completed += 1 }
-        case .invalid(let problem):
-            markInvalid(id, problem: problem)
         case .engineFailed(let reason):
             let wasDone = state(of: id) != .pending
             engineFailures[id] = reason
             if !wasDone { progress.completed += 1 }
+        case .failed(let error):
+            // Nothing more can be stored: stop the batch, keep the first cause.
+            if storageFailure == nil { storageFailure = error }
+            batch?.cancel()
+        case .invalid(let problem):
+            markInvalid(id, problem: problem)
         case .cancelled:
             break
         }
@@ -210,12 +227,15 @@ public enum PhotoProblem: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadableFile(PhotoLoadingError)
     /// Its picture cannot be used (not a readable image, no clear subject).
     case unusable(PhotoProcessingError)
+    /// Found unusable by an earlier session: the reason as the library recorded it.
+    case recorded(String)
 
     /// The reason in words, for the person who chose the photo.
     public var reason: String {
         switch self {
         case .unreadableFile(.unreadableFile(let message)): message
         case .unusable(let error): error.description
+        case .recorded(let reason): reason
         }
     }
 

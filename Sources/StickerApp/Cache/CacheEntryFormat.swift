@@ -1,0 +1,83 @@
+import Foundation
+import StickerKit
+
+/// How one processed photo is kept on disk: a folder named by its key holding `entry.json` (this
+/// manifest) and the PNGs it names. The ONE place that knows the format: a new field is one edit
+/// here; a change old readers cannot follow bumps `formatVersion`, and entries of another version
+/// are treated as absent (the cache is re-creatable).
+nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
+    static let formatVersion = 1
+    static let fileName = "entry.json"
+
+    enum Outcome: String, Codable, Sendable {
+        /// The sticker was made: `files` names its PNGs.
+        case processed
+        /// The photo cannot become a sticker (unreadable, no clear subject): remembered so a rerun
+        /// does not try again.
+        case unusable
+    }
+
+    var format = Self.formatVersion
+    /// The photo's content digest and the processor's `outputIdentity` (the key's two halves).
+    var digest: String
+    var identity: String
+    var outcome: Outcome
+    /// For `unusable`: which kind and the reason in words.
+    var unusableKind: String?
+    var reason: String?
+    var colors: [PaletteColor]?
+    /// File names inside the entry's folder, by kind (`sticker`, `gradient`, `mask`).
+    var files: [String: String]?
+    var created: Date
+
+    /// The outcome this entry records, its file names resolved inside `folder`.
+    func result(in folder: URL) -> Result<StickerFiles, PhotoProcessingError>? {
+        switch outcome {
+        case .processed:
+            guard let files, let sticker = files["sticker"], let gradient = files["gradient"], let colors else { return nil }
+            return .success(StickerFiles(sticker: folder.appending(path: sticker), gradient: folder.appending(path: gradient),
+                                         mask: files["mask"].map { folder.appending(path: $0) },
+                                         colorScheme: PhotoColorScheme(colors: colors)))
+        case .unusable:
+            switch unusableKind {
+            case "noClearSubject": return .failure(.noClearSubject)
+            case "unreadable": return .failure(.unreadable(reason ?? "unreadable"))
+            default: return nil
+            }
+        }
+    }
+
+    static func processed(digest: String, identity: String, files: StickerFiles) -> Self {
+        var names = ["sticker": files.sticker.lastPathComponent, "gradient": files.gradient.lastPathComponent]
+        names["mask"] = files.mask?.lastPathComponent
+        return Self(digest: digest, identity: identity, outcome: .processed, colors: files.colorScheme.colors,
+                    files: names, created: Date())
+    }
+
+    /// `nil` for errors that say nothing about the photo (the engine failed): never cached.
+    static func unusable(digest: String, identity: String, error: PhotoProcessingError) -> Self? {
+        switch error {
+        case .noClearSubject:
+            Self(digest: digest, identity: identity, outcome: .unusable, unusableKind: "noClearSubject", created: Date())
+        case .unreadable(let reason):
+            Self(digest: digest, identity: identity, outcome: .unusable, unusableKind: "unreadable", reason: reason, created: Date())
+        case .engineFailure:
+            nil
+        }
+    }
+
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(self)
+    }
+
+    /// The manifest in `data`, or `nil` when it is damaged or of another format version.
+    static func decode(_ data: Data) -> Self? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let manifest = try? decoder.decode(Self.self, from: data), manifest.format == formatVersion else { return nil }
+        return manifest
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import StickerKit
+
+/// Why the cache (or the library) could not store something: the path and the cause in words
+/// ("No space left on device"), so the CLI can exit 74 saying it.
+nonisolated public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public init(path: String, reason: String) { self.path = path; self.reason = reason }
+    public var description: String { "cannot write \(path): \(reason)" }
+}
+
+/// The processed-photo cache's disk layer: one folder per entry under `folder`, named by the
+/// photo's content digest and a digest of the processor's `outputIdentity`; the entry's format is
+/// `CacheEntryManifest`'s. Entries are written into a hidden temporary folder and renamed into
+/// place, so a reader (or a process killed mid-write) never sees half an entry. Least recently
+/// used entries (by the manifest's modification time, refreshed on every hit) are evicted past
+/// `sizeLimit`.
+nonisolated public struct ProcessedPhotoDiskCache: Sendable {
+    public var folder: URL
+    public var sizeLimit: Int64
+
+    public init(folder: URL, sizeLimit: Int64 = 2 << 30) {
+        self.folder = folder
+        self.sizeLimit = sizeLimit
+    }
+
+    /// The cache under the app's cache directory (`StickerPaths.cacheDirectory`).
+    public static func standard(cacheDirectory: URL = StickerPaths.cacheDirectory(),
+                                sizeLimit: Int64 = StickerPaths.cacheLimit()) -> Self {
+        Self(folder: cacheDirectory.appending(path: "processed", directoryHint: .isDirectory), sizeLimit: sizeLimit)
+    }
+
+    struct Key: Sendable, Hashable {
+        var digest: String
+        var identity: String
+        var name: String { "\(digest)-\(ContentDigest(Data(identity.utf8)).hex.prefix(16))" }
+    }
+
+    /// The remembered outcome for `key`, its access time refreshed; `nil` when there is none (or
+    /// it is damaged, of another format, or one of its files is gone: it is then removed).
+    @concurrent func lookup(_ key: Key) async -> Result<StickerFiles, PhotoProcessingError>? {
+        let entry = folder.appending(path: key.name, directoryHint: .isDirectory)
+        let manifestURL = entry.appending(path: CacheEntryManifest.fileName)
+        guard let data = try? Data(contentsOf: manifestURL) else { return nil }
+        guard let manifest = CacheEntryManifest.decode(data), manifest.digest == key.digest,
+              manifest.identity == key.identity, let result = manifest.result(in: entry),
+              Self.filesExist(result) else {
+            try? FileManager.default.removeItem(at: entry)
+            return nil
+        }
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: manifestURL.path)
+        return result
+    }
+
+    private static func filesExist(_ result: Result<StickerFiles, PhotoProcessingError>) -> Bool {
+        guard case .success(let files) = result else { return true }
+        return ([files.sticker, files.gradient] + [files.mask].compactMap { $0 })
+            .allSatisfy { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// Stores a processed photo's PNGs and scheme; returns where the files are.
+    @concurrent func store(_ pngs: StickerPNGs, colorScheme: PhotoColorScheme, for key: Key) async throws(StorageError) -> StickerFiles {
+        let manifest = try write(key) { temporary in
+            let files = try pngs.write(into: temporary, colorScheme: colorScheme)
+            return CacheEntryManifest.processed(digest: key.digest, identity: key.identity, files: files)
+        }
+        guard case .success(let files)? = manifest.result(in: folder.appending(path: key.name, directoryHint: .isDirectory)) else {
+            throw StorageError(path: folder.path, reason: "the entry just written names no sticker")
+        }
+        return files
+    }
+
+    /// Remembers that the photo cannot be used (errors that describe the photo only).
+    @concurrent func storeUnusable(_ error: PhotoProcessingError, for key: Key) async throws(StorageError) {
+        guard let manifest = CacheEntryManifest.unusable(digest: key.digest, identity: key.identity, error: error) else { return }
+        _ = try write(key) { _ in manifest }
+    }
+
+    private func write(_ key: Key, _ fill: (URL) throws -> CacheEntryManifest) throws(StorageError) -> CacheEntryManifest {
+        let manager = FileManager.default
+        let destination = folder.appending(path: key.name, directoryHint: .isDirectory)
+        let temporary = folder.appending(path: ".partial-\(UUID().uuidString)", directoryHint: .isDirectory)
+        do {
+            try manager.createDirectory(at: temporary, withIntermediateDirectories: true)
+            let manifest = try fill(temporary)
+            try AtomicFileWriter.write(try manifest.encoded(), to: temporary.appending(path: CacheEntryManifest.fileName))
+            // Another process may have stored the same entry meanwhile: theirs is as good.
+            if manager.fileExists(atPath: destination.path) { try? manager.removeItem(at: destination) }
+            guard rename(temporary.path, destination.path) == 0 || manager.fileExists(atPath: destination.path) else {
+                throw StorageError(path: destination.path, reason: String(cString: strerror(errno)))
+            }
+            try? manager.removeItem(at: temporary)
+            return manifest
+        } catch {
+            try? manager.removeItem(at: temporary)
+            if let error = error as? StorageError { throw error }
+            throw StorageError(path: folder.path, reason: AtomicFileWriter.reason(error))
+        }
+    }
+
+    // MARK: Size
+
+    public struct Usage: Sendable, Equatable {
+        public var entries: Int
+        public var bytes: Int64
+    }
+
+    private struct Listed {
+        var url: URL
+        var used: Date
+        var bytes: Int64
+    }
+
+    private func list() -> [Listed] {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.filter { !$0.hasPrefix(".") }.map { name in
+            let entry = folder.appending(path: name, directoryHint: .isDirectory)
+            let used = (try? manager.attributesOfItem(atPath: entry.appending(path: CacheEntryManifest.fileName).path))?[.modificationDate] as? Date
+            let files = (try? manager.contentsOfDirectory(atPath: entry.path)) ?? []
+            let bytes = files.reduce(Int64(0)) { sum, file in
+                sum + ((try? manager.attributesOfItem(atPath: entry.appending(path: file).path))?[.size] as? Int64 ?? 0)
+            }
+            return Listed(url: entry, used: used ?? .distantPast, bytes: bytes)
+        }
+    }
+
+    /// How many entries the cache holds and their size on disk.
+    @concurrent public func usage() async -> Usage {
+        let listed = list()
+        return Usage(entries: listed.count, bytes: listed.reduce(0) { $0 + $1.bytes })
+    }
+
+    /// Evicts least recently used entries until the cache fits `sizeLimit`, never those named in
+    /// `protecting` (the current batch's, which its pack is still to be assembled from); removes
+    /// what killed processes left half-written. Returns how many entries were evicted.
+    @discardableResult
+    @concurrent func trim(protecting: Set<String> = []) async -> Int {
+        let manager = FileManager.default
+        if let names = try? manager.contentsOfDirectory(atPath: folder.path) {
+            // A partial folder older than a minute belongs to no living writer.
+            for name in names where name.hasPrefix(".partial-") {
+                let url = folder.appending(path: name)
+                let modified = (try? manager.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date ?? .distantPast
+                if modified < Date(timeIntervalSinceNow: -60) { try? manager.removeItem(at: url) }
+            }
+        }
+        var listed = list()
+        var total = listed.reduce(Int64(0)) { $0 + $1.bytes }
+        guard total > sizeLimit else { return 0 }
+        listed.sort { $0.used < $1.used }
+        var evicted = 0
+        for entry in listed where total > sizeLimit && !protecting.contains(entry.url.lastPathComponent) {
+            try? manager.removeItem(at: entry.url)
+            total -= entry.bytes
+            evicted += 1
+        }
+        return evicted
+    }
+
+    /// Removes every entry; returns what was removed.
+    @concurrent public func clear() async throws(StorageError) -> Usage {
+        let before = await usage()
+        do {
+            if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
+        } catch {
+            throw StorageError(path: folder.path, reason: AtomicFileWriter.reason(error))
+        }
+        return before
+    }
+}

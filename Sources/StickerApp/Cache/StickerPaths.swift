@@ -1,0 +1,53 @@
+import Foundation
+
+/// Where the app keeps its files (DESIGN.md): the library in `$XDG_DATA_HOME/stickers`, the
+/// re-creatable processed-photo cache in `$XDG_CACHE_HOME/stickers`; each overridable by its own
+/// environment variable (and an option of the command), so tests use temporary folders.
+nonisolated public enum StickerPaths {
+    public static let dataVariable = "STICKERS_DATA_DIR"
+    public static let cacheVariable = "STICKERS_CACHE_DIR"
+    public static let cacheLimitVariable = "STICKERS_CACHE_LIMIT"
+
+    /// The library's folder: `explicit`, else `$STICKERS_DATA_DIR`, else `$XDG_DATA_HOME/stickers`,
+    /// else `~/.local/share/stickers`.
+    public static func dataDirectory(explicit: String? = nil,
+                                     environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        resolve(explicit, environment[dataVariable], xdg: environment["XDG_DATA_HOME"], fallback: ".local/share")
+    }
+
+    /// The cache's folder: `explicit`, else `$STICKERS_CACHE_DIR`, else `$XDG_CACHE_HOME/stickers`,
+    /// else `~/.cache/stickers` (where the model is kept too).
+    public static func cacheDirectory(explicit: String? = nil,
+                                      environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        resolve(explicit, environment[cacheVariable], xdg: environment["XDG_CACHE_HOME"], fallback: ".cache")
+    }
+
+    /// The cache's size limit in bytes: `$STICKERS_CACHE_LIMIT` ("500M", "2G", or bytes), else 2 GB.
+    public static func cacheLimit(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int64 {
+        environment[cacheLimitVariable].flatMap(parseSize) ?? 2 << 30
+    }
+
+    /// "750M", "2G", "1.5G", "4096K" or a plain number of bytes.
+    public static func parseSize(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [Character: Double] = ["K": 0x1p10, "M": 0x1p20, "G": 0x1p30, "T": 0x1p40]
+        var number = Substring(trimmed)
+        var scale = 1.0
+        if let last = number.last, last == "B" { number = number.dropLast() }
+        if let last = number.last, let unit = units[last] { scale = unit; number = number.dropLast() }
+        guard let value = Double(number), value >= 0 else { return nil }
+        return Int64(value * scale)
+    }
+
+    private static func resolve(_ explicit: String?, _ variable: String?, xdg: String?, fallback: String) -> URL {
+        if let path = [explicit, variable].compactMap({ $0 }).first(where: { !$0.isEmpty }) {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        // XDG: a relative value is invalid and ignored.
+        if let xdg, xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appending(path: "stickers", directoryHint: .isDirectory)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appending(path: fallback, directoryHint: .isDirectory)
+            .appending(path: "stickers", directoryHint: .isDirectory)
+    }
+}
