@@ -63,7 +63,7 @@ apod_pid=$!
 apod_url="$(wait_for_line "$work/apod.log" 's/^fake APOD server: \(http:[^ ]*\)$/\1/p' "$apod_pid")" \
     || { echo "0 passed, 1 failed"; exit 1; }
 
-"$bin_dir/stickers" serve --preview --library "$work/library" --host 127.0.0.1 --port 0 \
+"$bin_dir/stickers" serve --preview --photos "$work/library" --data-dir "$work/data" --cache-dir "$work/cache" --host 127.0.0.1 --port 0 \
     --catalog-api "$apod_url" --catalog-api-key browser-tests >"$work/server.log" 2>&1 &
 server_pid=$!
 url="$(wait_for_line "$work/server.log" 's/^Serving on \(http:[^ ]*\)$/\1/p' "$server_pid")" \
@@ -76,4 +76,11 @@ if [ "$status" -ne 0 ]; then
     echo "--- server log ---" >&2
     tail -n 50 "$work/server.log" >&2
 fi
+# The library across a restart: its own servers (stopped with SIGINT) over their own library.
+mkdir -p "$work/library-test"
+python3 "$here/test_library.py" "$bin_dir/stickers" "$apod_url" "$work/uploads" "$work/library-test" || {
+    status=1
+    echo "--- library server log ---" >&2
+    tail -n 50 "$work/library-test/library-server.log" >&2
+}
 exit "$status"

@@ -36,7 +36,7 @@ import StickerWeb
             #expect(try await client.snapshot().hasLibrary == false)
             let response = try await client.execute(uri: "/api/stickers/library", method: .post)
             #expect(response.status == .conflict)
-            #expect(response.errorMessage?.contains("--library") == true)
+            #expect(response.errorMessage?.contains("--photos") == true)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StickerLibrary
 import Hummingbird
 import HummingbirdTesting
 import Raster
@@ -56,12 +57,17 @@ func withWebApp<Value: Sendable>(
     savedPhotos: URL = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-web-unused"),
     limits: WebLimits = WebLimits(maxUploadBytes: 64 * 1024, maxPhotos: 5),
     testing: TestingSetup = .router,
+    store: StickerLibrary? = nil,
+    cache: ProcessedPhotoDiskCache? = nil,
     _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
     let configuration = WebConfiguration(host: "127.0.0.1", port: 0, library: library, limits: limits)
-    let session = StickerSession(model: StickerViewModel(processor: processor, maxConcurrentJobs: 2),
-                                 library: library, limits: limits)
-    let colors = ColorSession(model: ColorSchemeModel(extractor: colorExtractor), stickers: session)
+    let photoCache = cache.map { ProcessedPhotoCache(processor: processor, disk: $0) } ?? ProcessedPhotoCache(processor: processor)
+    let session = StickerSession(model: StickerViewModel(cache: photoCache, maxConcurrentJobs: 2),
+                                 library: library, limits: limits, store: store)
+    let colors = ColorSession(model: ColorSchemeModel(extractor: colorExtractor), stickers: session, store: store)
+    try await session.restore()
+    try await colors.restore()
     let client = APODClient(configuration: APODConfiguration(
         baseURL: catalogAPI, apiKey: "test", retry: RetryPolicy(maxAttempts: 1), log: { _ in }))
     let space = SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 4)),

@@ -1,6 +1,7 @@
 import Foundation
 import StickerApp
 import StickerKit
+import StickerLibrary
 
 /// The colours tab's server side: one `ColorSchemeModel` for the app, plus the chosen photo's
 /// bytes for its preview. Main-actor isolated like the model; handlers `await` into it.
@@ -8,12 +9,37 @@ import StickerKit
 public final class ColorSession {
     public let model: ColorSchemeModel
     private let stickers: StickerSession?
+    private let store: StickerLibrary?
     private var photoData: Data?
 
-    /// - Parameter stickers: lets a photo of the sticker tab be picked here too.
-    public init(model: ColorSchemeModel, stickers: StickerSession? = nil) {
+    /// - Parameters:
+    ///   - stickers: lets a photo of the sticker tab be picked here too.
+    ///   - store: the library that keeps the history and favourites across restarts.
+    public init(model: ColorSchemeModel, stickers: StickerSession? = nil, store: StickerLibrary? = nil) {
         self.model = model
         self.stickers = stickers
+        self.store = store
+    }
+
+    /// Shows the history and favourites kept in the library.
+    public func restore() async throws(LibraryError) {
+        guard let store else { return }
+        let (history, favorites) = try await store.colorSchemes(limit: model.historyLimit)
+        func record(_ row: LibraryColorScheme) -> ColorSchemeRecord {
+            ColorSchemeRecord(id: row.id, photoName: row.photoName, scheme: PhotoColorScheme(colors: row.colors),
+                              colorCount: row.colorCount, date: row.createdAt)
+        }
+        model.restore(history: history.map(record), favorites: favorites.map(record))
+    }
+
+    private func save(_ record: ColorSchemeRecord) async {
+        do {
+            try await store?.saveColorScheme(LibraryColorScheme(
+                id: record.id, photoName: record.photoName, colors: record.scheme.colors, colorCount: record.colorCount,
+                createdAt: record.date, favoritedAt: model.isFavorite(record.id) ? Date() : nil))
+        } catch {
+            FileHandle.standardError.write(Data("stickers: the library could not record the colour scheme: \(error)\n".utf8))
+        }
     }
 
     func snapshot() -> ColorsSnapshot {
@@ -70,15 +96,18 @@ public final class ColorSession {
         guard model.photo != nil else { throw .conflict("choose a photo first") }
         model.colorCount = count
         model.mood = mood
+        let before = model.history.first?.id
         await model.extractColorScheme()
         if let message = model.errorMessage { throw .unprocessable(message) }
+        if let latest = model.history.first, latest.id != before { await save(latest) }
     }
 
-    func toggleFavorite(_ id: UUID) throws(WebError) {
+    func toggleFavorite(_ id: UUID) async throws(WebError) {
         guard let record = model.history.first(where: { $0.id == id }) ?? model.favorites.first(where: { $0.id == id }) else {
             throw .notFound("no colour scheme with id \(id.uuidString)")
         }
         model.toggleFavorite(record)
+        await save(record)
     }
 
     /// The latest scheme, or the record `id`'s, in `formatName`; with a file name for it.

@@ -98,12 +98,12 @@ public final class SpaceSession {
     }
 
     /// Puts a saved photo into the sticker tab and starts processing it.
-    func makeSticker(_ id: String) throws(WebError) -> UUID {
+    func makeSticker(_ id: String) async throws(WebError) -> UUID {
         let photo = try photo(id)
         guard let file = model.savedFiles[photo.id] else {
             throw .conflict("save \(photo.title) to the library first")
         }
-        let selected = try stickers.addFile(file)
+        let selected = try await stickers.addFile(file)
         stickers.startProcessing()
         return selected
     }

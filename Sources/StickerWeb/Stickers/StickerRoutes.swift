@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import StickerKit
 
 /// The sticker tab's HTTP API. Handlers are nonisolated and `await` into the main-actor session.
 ///
@@ -75,10 +76,10 @@ struct StickerRoutes: Sendable {
             return Response.image(data)
         }
         router.get("/api/stickers/photos/:id/sticker.png") { _, context in
-            Response.data(try await session.rendered(try context.photoID()).stickerPNG, contentType: "image/png")
+            Response.data(try await session.png(try context.photoID(), .sticker), contentType: "image/png")
         }
         router.get("/api/stickers/photos/:id/gradient.png") { _, context in
-            Response.data(try await session.rendered(try context.photoID()).gradientPNG, contentType: "image/png")
+            Response.data(try await session.png(try context.photoID(), .gradient), contentType: "image/png")
         }
         router.put("/api/stickers/photos/:id/style") { request, context in
             let style = try await StickerStyleJSON.decode(request).style()

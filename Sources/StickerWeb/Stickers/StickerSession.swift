@@ -3,6 +3,7 @@ import Observation
 import Raster
 import StickerApp
 import StickerKit
+import StickerLibrary
 
 /// The sticker tab's server side: one `StickerViewModel` shared by every request (the app serves
 /// one person), the running batch, and the rendered PNGs.
@@ -14,13 +15,104 @@ public final class StickerSession {
     @ObservationIgnored public let model: StickerViewModel
     @ObservationIgnored let limits: WebLimits
     @ObservationIgnored let library: LibraryFolder?
-    @ObservationIgnored private let renderer = StickerRenderer()
+    /// Where the tab's photos and results are kept between runs (`nil`: this run only).
+    @ObservationIgnored let store: StickerLibrary?
     @ObservationIgnored private var batch: Task<Void, Never>?
+    /// Each photo's content digest, for recording its result.
+    @ObservationIgnored private var digests: [UUID: String] = [:]
+    /// Results already recorded in the library.
+    @ObservationIgnored private var recorded: Set<UUID> = []
 
-    public init(model: StickerViewModel, library: URL?, limits: WebLimits) {
+    /// - Parameters:
+    ///   - library: the folder of photos "Use library photos" adds (`serve --photos`).
+    ///   - store: the library the photos and their stickers are kept in across restarts.
+    public init(model: StickerViewModel, library: URL?, limits: WebLimits, store: StickerLibrary? = nil) {
         self.model = model
         self.library = library.map(LibraryFolder.init(url:))
         self.limits = limits
+        self.store = store
+    }
+
+    /// Shows what the library holds from earlier runs: the photos (uploads from the library's own
+    /// copy, folder photos from their file) and, for those made with the same engine and
+    /// options, their stickers; the rest are pending and will come from the cache when processed.
+    public func restore() async throws(LibraryError) {
+        guard let store else { return }
+        let photos = try await store.photos()
+        let results = try await store.results(identity: model.cache.identity)
+        var selection: [SelectedPhoto] = []
+        var made: [UUID: StickerFiles] = [:]
+        var invalid: [UUID: String] = [:]
+        for photo in photos {
+            guard let url = photo.storedFile.map(store.files.url) ?? photo.sourcePath.map({ URL(fileURLWithPath: $0) }) else { continue }
+            selection.append(SelectedPhoto(id: photo.id, name: photo.name, source: .file(url)))
+            digests[photo.id] = photo.digest
+            guard let result = results[photo.digest] else { continue }
+            switch result.outcome {
+            case .processed:
+                guard let sticker = result.stickerFile.map(store.files.url), let gradient = result.gradientFile.map(store.files.url),
+                      FileManager.default.fileExists(atPath: sticker.path), FileManager.default.fileExists(atPath: gradient.path) else {
+                    continue  // a file gone missing: the photo is made again
+                }
+                made[photo.id] = StickerFiles(sticker: sticker, gradient: gradient, mask: result.maskFile.map(store.files.url),
+                                              colorScheme: PhotoColorScheme(colors: result.colors ?? []))
+            case .unusable:
+                invalid[photo.id] = result.reason ?? "cannot become a sticker"
+            }
+            recorded.insert(photo.id)
+        }
+        model.select(selection)
+        model.restore(made, invalid: invalid)
+    }
+
+    /// Records the photos finished since the last call: their PNGs copied into the library's
+    /// files, their results in its database (one transaction).
+    func recordResults() async {
+        guard let store else { return }
+        let identity = model.cache.identity
+        var pending: [(digest: String, files: StickerFiles?, reason: String?)] = []
+        for photo in model.selection where !recorded.contains(photo.id) {
+            guard let digest = digests[photo.id] else { continue }
+            switch model.state(of: photo.id) {
+            case .processed(let files): pending.append((digest, files, nil))
+            case .invalid(let reason): pending.append((digest, nil, reason))
+            case .pending: continue
+            }
+            recorded.insert(photo.id)
+        }
+        guard !pending.isEmpty else { return }
+        do {
+            let results = try await Self.importResults(pending, identity: identity, into: store)
+            try await store.recordResults(results)
+        } catch {
+            FileHandle.standardError.write(Data("stickers: the library could not record the results: \(error)\n".utf8))
+        }
+    }
+
+    @concurrent private static func importResults(_ pending: [(digest: String, files: StickerFiles?, reason: String?)],
+                                                  identity: String, into store: StickerLibrary) async throws(LibraryError) -> [LibraryResult] {
+        var results: [LibraryResult] = []
+        for item in pending {
+            guard let files = item.files else {
+                results.append(LibraryResult(photoDigest: item.digest, identity: identity, outcome: .unusable, reason: item.reason))
+                continue
+            }
+            results.append(LibraryResult(
+                photoDigest: item.digest, identity: identity, outcome: .processed,
+                stickerFile: try store.files.importFile(files.sticker), gradientFile: try store.files.importFile(files.gradient),
+                maskFile: try files.mask.map { url throws(LibraryError) in try store.files.importFile(url) },
+                colors: files.colorScheme.colors))
+        }
+        return results
+    }
+
+    /// Adds photos to the library's list (after the model took them).
+    private func remember(_ photos: [LibraryPhoto]) async throws(WebError) {
+        guard let store, !photos.isEmpty else { return }
+        for photo in photos { digests[photo.id] = photo.digest }
+        do { try await store.addPhotos(photos) } catch {
+            throw .unprocessable("the library could not record the photos: \(error)")
+        }
     }
 
     /// True from the moment a batch is asked for until it has ended (finished or cancelled).
@@ -42,17 +134,66 @@ public final class StickerSession {
 
     // MARK: Photos
 
-    /// Adds uploaded photos; all or none, so a refused upload changes nothing.
-    func add(_ uploads: [UploadReader.Upload]) throws(WebError) {
+    /// Adds uploaded photos; all or none, so a refused upload changes nothing. With a library,
+    /// each upload is stored once in its files (by digest: the same photo uploaded again is the
+    /// photo already there) and read from there.
+    func add(_ uploads: [UploadReader.Upload]) async throws(WebError) {
         guard model.selection.count + uploads.count <= limits.maxPhotos else {
             throw .unprocessable("at most \(limits.maxPhotos) photos at once; \(model.selection.count) are already chosen")
         }
-        model.add(uploads.map { SelectedPhoto(name: $0.name, source: .data($0.data)) })
+        guard let store else {
+            model.add(uploads.map { SelectedPhoto(name: $0.name, source: .data($0.data)) })
+            return
+        }
+        let stored: [(upload: UploadReader.Upload, digest: String, file: String)]
+        do {
+            stored = try await Self.storeUploads(uploads, in: store)
+        } catch {
+            throw .unprocessable("the upload could not be stored: \(error)")
+        }
+        let present = Set(model.selection.compactMap { digests[$0.id] })
+        var seen = Set<String>()
+        var photos: [SelectedPhoto] = []
+        var records: [LibraryPhoto] = []
+        for item in stored where !present.contains(item.digest) && seen.insert(item.digest).inserted {
+            let photo = SelectedPhoto(name: item.upload.name, source: .file(store.files.url(item.file)))
+            photos.append(photo)
+            records.append(LibraryPhoto(id: photo.id, digest: item.digest, name: item.upload.name, byteCount: item.upload.data.count,
+                                        origin: .upload, storedFile: item.file, position: 0))
+        }
+        model.add(photos)
+        try await remember(records)
+    }
+
+    @concurrent private static func storeUploads(_ uploads: [UploadReader.Upload], in store: StickerLibrary) async throws(LibraryError)
+        -> [(upload: UploadReader.Upload, digest: String, file: String)] {
+        var stored: [(upload: UploadReader.Upload, digest: String, file: String)] = []
+        for upload in uploads {
+            let ext = ImageFormat.sniff(upload.data).map { "\($0)" } ?? "bin"
+            stored.append((upload, ContentDigest(upload.data).hex, try store.files.store(upload.data, extension: ext)))
+        }
+        return stored
+    }
+
+    /// The library records of photo files (folder and space photos): their digest and size.
+    private static func fileRecords(_ photos: [SelectedPhoto], origin: LibraryPhoto.Origin) async -> [LibraryPhoto] {
+        await records(ofFiles: photos.compactMap { photo in
+            if case .file(let url) = photo.source { (photo.id, photo.name, url) } else { nil }
+        }, origin: origin)
+    }
+
+    @concurrent private static func records(ofFiles files: [(id: UUID, name: String, url: URL)],
+                                            origin: LibraryPhoto.Origin) async -> [LibraryPhoto] {
+        files.compactMap { file in
+            guard let data = try? Data(contentsOf: file.url, options: .mappedIfSafe) else { return nil }
+            return LibraryPhoto(id: file.id, digest: ContentDigest(data).hex, name: file.name, byteCount: data.count,
+                                origin: origin, sourcePath: file.url.path, position: 0)
+        }
     }
 
     /// Adds the library folder's photos (those not already chosen).
     func addLibraryPhotos() async throws(WebError) -> Int {
-        guard let library else { throw .conflict("no library folder: start the server with --library DIR") }
+        guard let library else { throw .conflict("no photo folder: start the server with --photos DIR") }
         let room = max(0, limits.maxPhotos - model.selection.count)
         let found = try await library.photoFiles(limit: limits.maxPhotos)
         let chosen = Set(model.selection.compactMap { photo -> URL? in
@@ -63,32 +204,36 @@ public final class StickerSession {
             throw .unprocessable("the library has \(new.count) new photos but only \(room) more fit (at most \(limits.maxPhotos))")
         }
         model.add(new)
+        if store != nil { try await remember(await Self.fileRecords(new, origin: .folder)) }
         return new.count
     }
 
     /// Adds one photo file (a saved space photo); returns its id (the existing one when the file
     /// is already chosen).
-    func addFile(_ url: URL) throws(WebError) -> UUID {
+    func addFile(_ url: URL) async throws(WebError) -> UUID {
         if let existing = model.selection.first(where: { $0.source == .file(url) }) { return existing.id }
         guard model.selection.count < limits.maxPhotos else {
             throw .unprocessable("at most \(limits.maxPhotos) photos at once")
         }
         let photo = SelectedPhoto(file: url)
         model.add([photo])
+        if store != nil { try await remember(await Self.fileRecords([photo], origin: .space)) }
         return photo.id
     }
 
-    func remove(_ id: UUID) throws(WebError) {
+    func remove(_ id: UUID) async throws(WebError) {
         _ = try photo(id)
         model.select(model.selection.filter { $0.id != id })
-        Task { await renderer.forget([id]) }
+        recorded.remove(id)
+        try? await store?.removePhotos([id])
     }
 
-    func removeAll() {
+    func removeAll() async {
         model.cancel()
         let ids = model.selection.map(\.id)
         model.select([])
-        Task { await renderer.forget(ids) }
+        recorded.subtract(ids)
+        try? await store?.removeAllPhotos()
     }
 
     func photo(_ id: UUID) throws(WebError) -> SelectedPhoto {
@@ -115,6 +260,7 @@ public final class StickerSession {
         isProcessing = true
         batch = Task {
             await model.processAllPhotos()
+            await recordResults()
             isProcessing = false
             batch = nil
         }
@@ -127,7 +273,10 @@ public final class StickerSession {
 
     // MARK: Results
 
-    func rendered(_ id: UUID) async throws(WebError) -> StickerRenderer.Rendered {
+    /// One of the photo's PNGs, read from the file the batch wrote it to when it finished (the
+    /// PNGs are made once, by the cache, through StickerKit's one path: there is nothing to render
+    /// here).
+    func png(_ id: UUID, _ kind: StickerPNGs.Kind) async throws(WebError) -> Data {
         let photo = try photo(id)
         switch model.state(of: photo.id) {
         case .pending:
@@ -136,24 +285,32 @@ public final class StickerSession {
             throw .conflict("\(photo.name) cannot become a sticker: \(problem.reason)")
         case .engineFailed(let reason):
             throw .conflict("\(photo.name) was not made: the cut-out engine failed (\(reason))")
-        case .processed(let processed):
+        case .processed(let files):
+            guard let url = kind == .sticker ? files.sticker : kind == .gradient ? files.gradient : files.mask else {
+                throw .notFound("\(photo.name) has no \(kind.rawValue) picture")
+            }
             do {
-                return try await renderer.rendered(processed, id: id)
+                return try await Self.read(url)
             } catch {
-                throw .unprocessable("\(photo.name) could not be encoded: \(error)")
+                throw .unprocessable("\(photo.name)'s \(kind.rawValue) picture cannot be read: \(AtomicFileWriter.reason(error))")
             }
         }
     }
 
-    /// Redraws one processed sticker in `style` (no network); the pack and the images have it from
-    /// then on.
+    @concurrent private static func read(_ url: URL) async throws -> Data {
+        try Data(contentsOf: url)
+    }
+
+    /// Redraws one processed sticker in `style` (no network: from the cut-out the cache kept);
+    /// the pack, the images and the library have it from then on.
     func restyle(_ id: UUID, with style: StickerStyle) async throws(WebError) {
         let photo = try photo(id)
         guard case .processed = model.state(of: id) else { throw .conflict("\(photo.name) is not processed yet") }
         guard await model.restyle(id, with: style) else {
             throw .conflict("\(photo.name) cannot be restyled: process it again")
         }
-        await renderer.forget([id])
+        recorded.remove(id)
+        await recordResults()
     }
 
     /// The pack of every processed photo, in selection order, as ZIP bytes (the model's own

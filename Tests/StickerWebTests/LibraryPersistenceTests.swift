@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import StickerApp
+import StickerLibrary
+import Testing
+@testable import StickerWeb
+
+/// The web app over a real library and disk cache: what it shows survives a restart.
+@Suite struct LibraryPersistenceTests {
+    struct Folders {
+        let root = FileManager.default.temporaryDirectory.appending(path: "stickers-web-library-\(UUID())")
+        var data: URL { root.appending(path: "data") }
+        var cache: ProcessedPhotoDiskCache { ProcessedPhotoDiskCache(folder: root.appending(path: "cache")) }
+        func remove() { try? FileManager.default.removeItem(at: root) }
+    }
+
+    @Test("After a restart the photos, their stickers, the colour history and the favourites are all still there")
+    func restartKeepsEverything() async throws {
+        let folders = Folders()
+        defer { folders.remove() }
+        let png = try samplePNG()
+        let (photoID, schemeID, stickerBytes) = try await withWebApp(store: try StickerLibrary(folder: folders.data), cache: folders.cache) { client in
+            try await client.upload(png, name: "cat")
+            // The same bytes again are the photo already there: stored and listed once.
+            let again = try await client.upload(png, name: "cat-again")
+            #expect(again.status == .created)
+            let (_, final) = try await client.processAll()
+            #expect(final.photos.map(\.status) == ["processed"])
+            let id = try #require(final.photos.first?.id)
+            let sticker = try await client.execute(uri: "/api/stickers/photos/\(id)/sticker.png", method: .get)
+            #expect(sticker.status == .ok)
+
+            try await client.chooseColorPhoto(try fourColorPNG(), name: "quads.png")
+            let state: ColorsState = try await client.execute(uri: "/api/colors/extract?count=3", method: .post).decoded()
+            let scheme = try #require(state.history.first?.id)
+            _ = try await client.execute(uri: "/api/colors/history/\(scheme)/favorite", method: .post)
+            return (id, scheme, Data(buffer: sticker.body))
+        }
+
+        let processor = FakePhotoProcessor()
+        try await withWebApp(processor: processor, store: try StickerLibrary(folder: folders.data), cache: folders.cache) { client in
+            let snapshot = try await client.snapshot()
+            #expect(snapshot.photos.map(\.id) == [photoID])
+            #expect(snapshot.photos.map(\.status) == ["processed"])
+            let sticker = try await client.execute(uri: "/api/stickers/photos/\(photoID)/sticker.png", method: .get)
+            #expect(Data(buffer: sticker.body) == stickerBytes)
+            let original = try await client.execute(uri: "/api/stickers/photos/\(photoID)/original", method: .get)
+            #expect(Data(buffer: original.body) == png)
+            let colors: ColorsState = try await client.execute(uri: "/api/colors", method: .get).decoded()
+            #expect(colors.history.map(\.id) == [schemeID])
+            #expect(colors.favorites.map(\.id) == [schemeID])
+        }
+        #expect(processor.calls == 0, "nothing was processed again")
+    }
+
+    @Test("Handlers read and write the library while a batch runs and records its results")
+    func handlersAndABatchAtOnce() async throws {
+        let folders = Folders()
+        defer { folders.remove() }
+        let store = try StickerLibrary(folder: folders.data)
+        let processor = FakePhotoProcessor(gateOpen: false)
+        try await withWebApp(processor: processor, limits: WebLimits(maxUploadBytes: 64 * 1024, maxPhotos: 50),
+                             store: store, cache: folders.cache) { client in
+            for i in 0..<6 {
+                var bytes = try samplePNG()
+                bytes.append(contentsOf: [UInt8(i)])  // distinct digests
+                try await client.upload(bytes, name: "p\(i)")
+            }
+            _ = try await client.execute(uri: "/api/stickers/process", method: .post)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for i in 0..<4 {
+                        var bytes = try samplePNG()
+                        bytes.append(contentsOf: [UInt8(100 + i)])
+                        try await client.upload(bytes, name: "late\(i)")
+                        _ = try await client.snapshot()
+                    }
+                }
+                group.addTask {
+                    for _ in 0..<10 { _ = try await store.photos(); _ = try await store.results(identity: "x") }
+                }
+                group.addTask {
+                    try await client.chooseColorPhoto(try fourColorPNG(), name: "quads.png")
+                    _ = try await client.execute(uri: "/api/colors/extract?count=3", method: .post)
+                }
+                try await group.waitForAll()
+            }
+            processor.openGate()
+            let (_, final) = try await client.readEvents()
+            #expect(final.photos.count == 10)
+        }
+        #expect(try await store.photos().count == 10)
+        #expect(try await store.colorSchemes().history.count == 1)
+    }
+}
