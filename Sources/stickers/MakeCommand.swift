@@ -116,7 +116,7 @@ struct MakeCommand: AsyncParsableCommand {
         } catch is CancellationError {
             throw fail("interrupted: no pack written", ExitCode(130))
         } catch {
-            throw fail("cannot write \(output): \(WriteFailure.reason(error, writing: url))", ExitStatus.ioError)
+            throw fail("cannot write \(output): \(AtomicFileWriter.reason(error))", ExitStatus.ioError)
         }
         await cache.trim()
 
@@ -168,15 +168,3 @@ private extension SelectedPhoto {
     }
 }
 
-/// Why a write failed, in words. ZIPFoundation reports a failed write as "DataError error 1",
-/// whatever the cause: when the file system then has no room left, the cause was a full disk.
-enum WriteFailure {
-    static func reason(_ error: any Error, writing url: URL) -> String {
-        var stats = statvfs()
-        let folder = url.deletingLastPathComponent().path
-        if statvfs(folder.isEmpty ? "." : folder, &stats) == 0, stats.f_bavail == 0 {
-            return String(cString: strerror(ENOSPC))
-        }
-        return AtomicFileWriter.reason(error)
-    }
-}

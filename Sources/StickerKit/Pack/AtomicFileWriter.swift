@@ -35,4 +35,21 @@ public enum AtomicFileWriter {
             try handle.synchronize()
         }
     }
+
+    /// The error a failed write really was. Some writers (ZIPFoundation's "DataError error 1")
+    /// report a failed write without its cause: when the C library's last error, read at once, or
+    /// the file system's free space says the disk is full, that is what failed. Call it in the
+    /// `catch`, before anything is removed.
+    public static func diagnose(_ error: any Error, writing url: URL) -> any Error {
+        let code = errno
+        if error is CancellationError || (error as NSError).domain == NSPOSIXErrorDomain { return error }
+        if code == ENOSPC || code == EDQUOT { return POSIXError(POSIXErrorCode(rawValue: code) ?? .ENOSPC) }
+        var stats = statvfs()
+        if statvfs(url.deletingLastPathComponent().path, &stats) == 0,
+           UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 64 * 1024 {
+            return POSIXError(.ENOSPC)
+        }
+        return error
+    }
+
 }

@@ -78,15 +78,19 @@ public struct StickerPack: Sendable {
     public func write(to url: URL) throws {
         let names = entryNames
         try AtomicFileWriter.write(to: url) { temporary in
-            let archive = try Archive(url: temporary, accessMode: .create)
-            for (item, name) in zip(items, names) {
-                try Task.checkCancellation()
-                // PNGs are already deflated: storing them again compressed only costs time.
-                try archive.add(StickerPNGs.Kind.sticker.fileName(for: name), try item.sticker.bytes(), compressed: false)
-                try archive.add(StickerPNGs.Kind.gradient.fileName(for: name), try item.gradient.bytes(), compressed: false)
+            do {
+                let archive = try Archive(url: temporary, accessMode: .create)
+                for (item, name) in zip(items, names) {
+                    try Task.checkCancellation()
+                    // PNGs are already deflated: storing them again compressed only costs time.
+                    try archive.add(StickerPNGs.Kind.sticker.fileName(for: name), try item.sticker.bytes(), compressed: false)
+                    try archive.add(StickerPNGs.Kind.gradient.fileName(for: name), try item.gradient.bytes(), compressed: false)
+                }
+                try archive.add("palettes.json", try palettesJSON(names: names), compressed: true)
+                try archive.add("manifest.json", try manifestJSON(names: names), compressed: true)
+            } catch {
+                throw AtomicFileWriter.diagnose(error, writing: temporary)
             }
-            try archive.add("palettes.json", try palettesJSON(names: names), compressed: true)
-            try archive.add("manifest.json", try manifestJSON(names: names), compressed: true)
         }
     }
 
