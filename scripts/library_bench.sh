@@ -30,8 +30,11 @@ for i in range(100):
     img = Image.open(f"Samples/{name}")
     exif = img.info.get("exif")
     img = img.convert("RGB")
-    r, g, b = img.getpixel((0, 0))
-    img.putpixel((0, 0), ((r + 1 + i) % 256, g, b))
+    # A 16×16 corner block of a colour of its own: survives JPEG quantisation (one changed pixel
+    # may not), so every copy has other bytes.
+    for y in range(16):
+        for x in range(16):
+            img.putpixel((x, y), ((i * 37) % 256, (i * 11) % 256, 255 - i))
     stem, ext = os.path.splitext(name)
     out = f"{work}/photos100/{i:03d}-{stem}{ext}"
     if ext.lower() == ".png":

@@ -101,12 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(error)", ExitStatus.ioError)
         }
-        let sessions = WebSessions(
-            stickers: session,
-            colors: colors,
-            space: SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 12)),
-                                stickers: session)
-        )
+        let space = SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 12)),
+                                 stickers: session, store: store)
+        do { try await space.restore() } catch { throw fail("\(error)", ExitStatus.ioError) }
+        let sessions = WebSessions(stickers: session, colors: colors, space: space)
         let app = WebApplication.make(configuration: configuration, sessions: sessions) { port in
             // Scripts wait for this line to learn the port (with --port 0): write it unbuffered.
             FileHandle.standardOutput.write(Data("Serving on http://\(host):\(port)\n".utf8))

@@ -56,6 +56,11 @@ public final class CatalogModel {
     /// Identifies the newest load, so a superseded one never writes its result.
     @ObservationIgnored private var loadGeneration = 0
 
+    /// Puts back which photos an earlier session saved (the library's record), files that still exist.
+    public func restoreSaved(_ files: [SpacePhoto.ID: URL]) {
+        for (id, url) in files where FileManager.default.fileExists(atPath: url.path) { savedFiles[id] = url }
+    }
+
     public init(client: APODClient, libraryFolder: URL, selection: Selection = .random(count: 12),
                 store: (any CatalogStore)? = nil) {
         self.client = client

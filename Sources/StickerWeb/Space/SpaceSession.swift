@@ -1,6 +1,7 @@
 import Foundation
 import SpacePhotos
 import StickerApp
+import StickerLibrary
 
 /// The space tab's server side: the catalog model, and the hand-over of a saved photo to the
 /// sticker tab. Main-actor isolated like the models; handlers `await` into it.
@@ -10,9 +11,20 @@ public final class SpaceSession {
     private let stickers: StickerSession
     private var hasLoaded = false
 
-    public init(model: CatalogModel, stickers: StickerSession) {
+    private let store: StickerLibrary?
+
+    /// - Parameter store: the library that records the saved photos across restarts.
+    public init(model: CatalogModel, stickers: StickerSession, store: StickerLibrary? = nil) {
         self.model = model
         self.stickers = stickers
+        self.store = store
+    }
+
+    /// Remembers which photos were saved before (their files are in the photo folder).
+    public func restore() async throws(LibraryError) {
+        guard let store else { return }
+        let saved = try await store.savedSpacePhotos()
+        model.restoreSaved(Dictionary(saved.map { ($0.date, URL(fileURLWithPath: $0.file)) }, uniquingKeysWith: { a, _ in a }))
     }
 
     func snapshot() -> SpaceSnapshot {
@@ -86,7 +98,13 @@ public final class SpaceSession {
         let photo = try photo(id)
         if let reason = photo.unsavableReason { throw .unprocessable("\(photo.title) cannot be saved: \(reason)") }
         do {
-            try await model.save(photo, hd: hd)
+            let file = try await model.save(photo, hd: hd)
+            do {
+                try await store?.saveSpacePhoto(SavedSpacePhoto(date: photo.id, title: photo.title, file: file.path,
+                                                                url: photo.imageURL(hd: hd)?.absoluteString))
+            } catch {
+                FileHandle.standardError.write(Data("stickers: the library could not record the saved photo: \(error)\n".utf8))
+            }
         } catch {
             switch error {
             case .notSavable(let reason): throw .unprocessable("\(photo.title) cannot be saved: \(reason)")
