@@ -26,7 +26,7 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
     var unusableKind: String?
     var reason: String?
     var colors: [PaletteColor]?
-    /// File names inside the entry's folder, by kind (`sticker`, `gradient`, `mask`).
+    /// File names inside the entry's folder, by kind (`sticker`, `gradient`, `mask`, `cutout`).
     var files: [String: String]?
     var created: Date
 
@@ -37,6 +37,7 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
             guard let files, let sticker = files["sticker"], let gradient = files["gradient"], let colors else { return nil }
             return .success(StickerFiles(sticker: folder.appending(path: sticker), gradient: folder.appending(path: gradient),
                                          mask: files["mask"].map { folder.appending(path: $0) },
+                                         cutOut: files["cutout"].map { folder.appending(path: $0) },
                                          colorScheme: PhotoColorScheme(colors: colors)))
         case .unusable:
             switch unusableKind {
@@ -50,6 +51,7 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
     static func processed(digest: String, identity: String, files: StickerFiles) -> Self {
         var names = ["sticker": files.sticker.lastPathComponent, "gradient": files.gradient.lastPathComponent]
         names["mask"] = files.mask?.lastPathComponent
+        names["cutout"] = files.cutOut?.lastPathComponent
         return Self(digest: digest, identity: identity, outcome: .processed, colors: files.colorScheme.colors,
                     files: names, created: Date())
     }

@@ -102,8 +102,10 @@ public actor ProcessedPhotoCache {
             return (.failure(error), .computed)
         }
         try Task.checkCancellation()
-        let pngs = try await StickerPNGs.render(photo, kinds: [.sticker, .gradient, .mask])
-        return (.success(try await disk.store(pngs, colorScheme: photo.colorScheme, for: key)), .computed)
+        let pngs = try await StickerPNGs.render(photo, kinds: [.sticker, .gradient, .mask, .cutOut])
+        var files = try await disk.store(pngs, colorScheme: photo.colorScheme, for: key)
+        files.style = photo.sticker.style
+        return (.success(files), .computed)
     }
 
     /// Forgets what is in memory (e.g. after the engine's settings changed); the disk keeps it.

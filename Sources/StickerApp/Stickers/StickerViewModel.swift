@@ -1,6 +1,7 @@
 import BoundedConcurrency
 import Foundation
 import Observation
+import Raster
 import StickerKit
 
 /// The sticker-pack app's state: the chosen photos, what each became, which could not be used, and
@@ -145,13 +146,34 @@ public final class StickerViewModel {
     }
 
     /// Redraws a processed photo's sticker in `style` from its kept cut-out (no network) and keeps
-    /// it, so the pack has it too. False when the photo is not processed, kept no cut-out, or was
-    /// removed while it was redrawn.
+    /// its new files, so the pack has it too. False when the photo is not processed, kept no
+    /// cut-out, the files could not be written, or it was removed while it was redrawn.
     public func restyle(_ id: SelectedPhoto.ID, with style: StickerStyle) async -> Bool {
-        guard let processed = processedPhotos[id], let restyled = await processed.restyled(with: style),
+        guard let files = processedPhotos[id], let restyled = await Self.restyled(files, with: style),
               processedPhotos[id] != nil else { return false }
         processedPhotos[id] = restyled
         return true
+    }
+
+    /// The new sticker and gradient are written beside the cut-out, in a folder named for the
+    /// style, through StickerKit's one PNG path.
+    @concurrent private static func restyled(_ files: StickerFiles, with style: StickerStyle) async -> StickerFiles? {
+        guard let cutOutURL = files.cutOut, let data = try? Data(contentsOf: cutOutURL),
+              let cutOut = try? ImageDecoder.decode(data) else { return nil }
+        let image = await style.apply(to: cutOut, bands: ProcessInfo.processInfo.activeProcessorCount)
+        guard let pngs = try? await StickerPNGs.render(sticker: image, colorScheme: files.colorScheme) else { return nil }
+        let folder = cutOutURL.deletingLastPathComponent()
+            .appending(path: "style-\(ContentDigest(Data(String(describing: style).utf8)).hex.prefix(16))", directoryHint: .isDirectory)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var restyled = try pngs.write(into: folder, colorScheme: files.colorScheme)
+            restyled.mask = files.mask
+            restyled.cutOut = files.cutOut
+            restyled.style = style
+            return restyled
+        } catch {
+            return nil
+        }
     }
 
     private enum Outcome: Sendable {

@@ -10,17 +10,21 @@ public struct StickerPNGs: Sendable, Hashable {
     public var sticker: Data
     public var gradient: Data?
     public var mask: Data?
+    /// The unstyled cut-out (`Sticker.cutOut`), kept so a new style never re-runs the network.
+    public var cutOut: Data?
 
-    public init(sticker: Data, gradient: Data?, mask: Data? = nil) {
+    public init(sticker: Data, gradient: Data?, mask: Data? = nil, cutOut: Data? = nil) {
         self.sticker = sticker
         self.gradient = gradient
         self.mask = mask
+        self.cutOut = cutOut
     }
 
     /// The file names the PNGs get beside each other: `NAME.sticker.png`, `NAME.gradient.png`,
     /// `NAME.mask.png` (the pack's names).
     public enum Kind: String, Sendable, CaseIterable {
         case sticker, gradient, mask
+        case cutOut = "cutout"
         public func fileName(for name: String) -> String { "\(name).\(rawValue).png" }
     }
 
@@ -40,18 +44,31 @@ public struct StickerPNGs: Sendable, Hashable {
                               gradientStyle: GradientSticker = GradientSticker(),
                               encoding: Encoding = .sequential) async throws(ImageCodecError) -> StickerPNGs {
         let picture = kinds.contains(.gradient) ? gradientStyle.render(photo.sticker.image, colors: photo.colorScheme.colors) : nil
+        let cutOut = kinds.contains(.cutOut) ? photo.sticker.cutOut?.image : nil
         switch encoding {
         case .sequential:
             return StickerPNGs(sticker: try ImageEncoder.png(photo.sticker.image),
                                gradient: try picture.map { image throws(ImageCodecError) in try ImageEncoder.png(image) },
-                               mask: kinds.contains(.mask) ? try ImageEncoder.png(photo.sticker.mask) : nil)
+                               mask: kinds.contains(.mask) ? try ImageEncoder.png(photo.sticker.mask) : nil,
+                               cutOut: try cutOut.map { image throws(ImageCodecError) in try ImageEncoder.png(image) })
         case .banded:
             let sticker = try await ImageEncoder.concurrentPNG(photo.sticker.image)
             var gradient: Data?
             if let picture { gradient = try await ImageEncoder.concurrentPNG(picture) }
             let mask = kinds.contains(.mask) ? try await ImageEncoder.concurrentPNG(photo.sticker.mask) : nil
-            return StickerPNGs(sticker: sticker, gradient: gradient, mask: mask)
+            var cutOutPNG: Data?
+            if let cutOut { cutOutPNG = try await ImageEncoder.concurrentPNG(cutOut) }
+            return StickerPNGs(sticker: sticker, gradient: gradient, mask: mask, cutOut: cutOutPNG)
         }
+    }
+
+    /// A restyled sticker's PNGs: the sticker and its gradient picture (the same path, for a
+    /// sticker image drawn from a kept cut-out).
+    @concurrent
+    public static func render(sticker image: Image, colorScheme: PhotoColorScheme,
+                              gradientStyle: GradientSticker = GradientSticker()) async throws(ImageCodecError) -> StickerPNGs {
+        StickerPNGs(sticker: try ImageEncoder.png(image),
+                    gradient: try ImageEncoder.png(gradientStyle.render(image, colors: colorScheme.colors)))
     }
 
     /// The PNG of one kind, if rendered.
@@ -60,6 +77,7 @@ public struct StickerPNGs: Sendable, Hashable {
         case .sticker: sticker
         case .gradient: gradient
         case .mask: mask
+        case .cutOut: cutOut
         }
     }
 }
@@ -70,12 +88,17 @@ public struct StickerFiles: Sendable, Hashable {
     public var sticker: URL
     public var gradient: URL
     public var mask: URL?
+    /// The unstyled cut-out, when kept: what a restyle draws from.
+    public var cutOut: URL?
     public var colorScheme: PhotoColorScheme
+    /// The sticker's style, when known (made or restyled in this process).
+    public var style: StickerStyle?
 
-    public init(sticker: URL, gradient: URL, mask: URL?, colorScheme: PhotoColorScheme) {
+    public init(sticker: URL, gradient: URL, mask: URL?, cutOut: URL? = nil, colorScheme: PhotoColorScheme) {
         self.sticker = sticker
         self.gradient = gradient
         self.mask = mask
+        self.cutOut = cutOut
         self.colorScheme = colorScheme
     }
 }
@@ -92,6 +115,7 @@ extension StickerPNGs {
         let stickerURL = try place(sticker, .sticker)
         guard let gradient else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "no gradient picture was rendered"]) }
         return StickerFiles(sticker: stickerURL, gradient: try place(gradient, .gradient),
-                            mask: try mask.map { try place($0, .mask) }, colorScheme: colorScheme)
+                            mask: try mask.map { try place($0, .mask) }, cutOut: try cutOut.map { try place($0, .cutOut) },
+                            colorScheme: colorScheme)
     }
 }

@@ -47,7 +47,7 @@ extension StickersSnapshot.Photo {
             colors = []
         case .processed(let processed):
             status = "processed"
-            style = StickerStyleJSON(processed.sticker.style)
+            style = processed.style.map(StickerStyleJSON.init)
             colors = StickersSnapshot.Color.all(of: processed.colorScheme)
         case .invalid(let problem):
             status = "invalid"
