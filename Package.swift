@@ -108,7 +108,7 @@ let package = Package(
         // saved space photos, beside a content-addressed folder of the image files it references.
         .target(
             name: "StickerLibrary",
-            dependencies: ["StickerKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StickerKit", "ErrorReasons", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: concurrency
         ),
         .target(
@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "StickerWeb",
             dependencies: [
-                "StickerApp", "StickerKit", "StickerLibrary", "SpacePhotos", "Raster",
+                "StickerApp", "StickerKit", "StickerLibrary", "SpacePhotos", "Raster", "ErrorReasons",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             // The page's files (Assets/*: index.html, app.css, a script per tab), compiled into the binary

@@ -2,7 +2,7 @@ import CImageCodecs
 import Foundation
 
 /// Why an image could not be decoded or encoded. Every malformed input ends here, never in a trap.
-public enum ImageCodecError: Error, Sendable, Hashable {
+public enum ImageCodecError: Error, Sendable, Hashable, Codable {
     case empty
     case unsupportedFormat
     case truncated

@@ -1,3 +1,4 @@
+import ErrorReasons
 import Foundation
 import GRDB
 import StickerKit
@@ -23,7 +24,7 @@ public final class StickerLibrary: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .unavailable(path: path, reason: AtomicFileWriter.reason(error))
+            throw .unavailable(path: path, reason: ErrorReason.of(error))
         }
         if FileManager.default.fileExists(atPath: path), !FileManager.default.isReadableFile(atPath: path) {
             throw .unavailable(path: path, reason: "permission denied")

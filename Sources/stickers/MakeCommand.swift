@@ -116,7 +116,7 @@ struct MakeCommand: AsyncParsableCommand {
         } catch is CancellationError {
             throw fail("interrupted: no pack written", ExitCode(130))
         } catch {
-            throw fail("cannot write \(output): \(AtomicFileWriter.reason(error))", ExitStatus.ioError)
+            throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
         await cache.trim()
 

@@ -46,7 +46,7 @@ import StickerKit
         defer { try? FileManager.default.removeItem(at: disk.folder) }
         _ = try? await ProcessedPhotoCache(processor: FakePhotoProcessor(), disk: disk).lookup(Data("bad photo".utf8))
         let second = FakePhotoProcessor()
-        await #expect(throws: PhotoProcessingError.unreadable("not an image")) {
+        await #expect(throws: PhotoProcessingError.unreadable(.unsupportedFormat)) {
             try await ProcessedPhotoCache(processor: second, disk: disk).lookup(Data("bad photo".utf8))
         }
         #expect(second.calls == 0)
@@ -151,7 +151,7 @@ import StickerKit
         let cache = ProcessedPhotoCache(processor: processor)
         for _ in 0..<2 {
             await #expect(throws: PhotoProcessingError.self) {
-                try await cache.processedPhoto(for: Data("engine fails".utf8))
+                try await cache.stickerFiles(for: Data("engine fails".utf8))
             }
         }
         #expect(processor.calls == 2)

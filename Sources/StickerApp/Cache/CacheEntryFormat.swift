@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import StickerKit
 
 /// How one processed photo is kept on disk: a folder named by its key holding `entry.json` (this
@@ -22,8 +23,10 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
     var digest: String
     var identity: String
     var outcome: Outcome
-    /// For `unusable`: which kind and the reason in words.
+    /// For `unusable`: which kind, the decoder's typed error for an unreadable photo, and the
+    /// reason in words (for a person reading the entry).
     var unusableKind: String?
+    var codecError: ImageCodecError?
     var reason: String?
     var colors: [PaletteColor]?
     /// File names inside the entry's folder, by kind (`sticker`, `gradient`, `mask`, `cutout`).
@@ -42,7 +45,7 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
         case .unusable:
             switch unusableKind {
             case "noClearSubject": return .failure(.noClearSubject)
-            case "unreadable": return .failure(.unreadable(reason ?? "unreadable"))
+            case "unreadable": return codecError.map { .failure(.unreadable($0)) }
             default: return nil
             }
         }
@@ -61,8 +64,9 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
         switch error {
         case .noClearSubject:
             Self(digest: digest, identity: identity, outcome: .unusable, unusableKind: "noClearSubject", created: Date())
-        case .unreadable(let reason):
-            Self(digest: digest, identity: identity, outcome: .unusable, unusableKind: "unreadable", reason: reason, created: Date())
+        case .unreadable(let codecError):
+            Self(digest: digest, identity: identity, outcome: .unusable, unusableKind: "unreadable", codecError: codecError,
+                 reason: error.description, created: Date())
         case .engineFailure:
             nil
         }

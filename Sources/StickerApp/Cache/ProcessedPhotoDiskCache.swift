@@ -1,3 +1,4 @@
+import ErrorReasons
 import Foundation
 import StickerKit
 
@@ -95,7 +96,7 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
         } catch {
             try? manager.removeItem(at: temporary)
             if let error = error as? StorageError { throw error }
-            throw StorageError(path: folder.path, reason: AtomicFileWriter.reason(error))
+            throw StorageError(path: folder.path, reason: ErrorReason.of(error))
         }
     }
 
@@ -165,7 +166,7 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
         do {
             if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
         } catch {
-            throw StorageError(path: folder.path, reason: AtomicFileWriter.reason(error))
+            throw StorageError(path: folder.path, reason: ErrorReason.of(error))
         }
         return before
     }

@@ -34,7 +34,8 @@ public struct PhotoProcessor: PhotoProcessing {
     public var outputIdentity: String {
         "\(engineVersion);colors=\(colorCount);dimension=\(stickerDimension.map(String.init) ?? "full");"
             + "limits=\(limits);style=\(subjectExtractor.style);presence=\(subjectExtractor.presence);"
-            + "cleanup=\(subjectExtractor.cleanup);refinement=\(subjectExtractor.refinement)"
+            + "cleanup=\(subjectExtractor.cleanup);refinement=\(subjectExtractor.refinement);"
+            + "choice=\(subjectExtractor.choice)"
     }
 
     @concurrent

@@ -1,3 +1,4 @@
+import ErrorReasons
 import Foundation
 import Observation
 import Raster
@@ -75,8 +76,9 @@ public final class StickerSession {
             guard let digest = digests[photo.id] else { continue }
             switch model.state(of: photo.id) {
             case .processed(let files): pending.append((digest, files, nil))
-            case .invalid(let reason): pending.append((digest, nil, reason))
-            case .pending: continue
+            case .invalid(let problem): pending.append((digest, nil, problem.reason))
+            // Not the photo's verdict: nothing to record; the next batch tries it again.
+            case .pending, .engineFailed: continue
             }
             recorded.insert(photo.id)
         }
@@ -292,7 +294,7 @@ public final class StickerSession {
             do {
                 return try await Self.read(url)
             } catch {
-                throw .unprocessable("\(photo.name)'s \(kind.rawValue) picture cannot be read: \(AtomicFileWriter.reason(error))")
+                throw .unprocessable("\(photo.name)'s \(kind.rawValue) picture cannot be read: \(ErrorReason.of(error))")
             }
         }
     }
