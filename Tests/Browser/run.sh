@@ -43,6 +43,10 @@ python3 "$here/fixtures.py" "$work/library" "$work/uploads"
 # A real sample photo and a real truncated one for the upload test, when the Samples are there.
 cp Samples/chelsea-cat.jpg "$work/uploads/cat.jpg" 2>/dev/null || cp "$work/uploads/sunset.png" "$work/uploads/cat.jpg"
 cp Samples/invalid/ladybird-truncated.jpg "$work/uploads/truncated.jpg" 2>/dev/null || true
+# Several real photos for the carousel (the 20 MP one left out: slow in a debug build).
+for sample in astronaut-portrait-exif6.jpg chelsea-cat.jpg coffee.png ladybird.jpg marigold.jpg rocket.jpg; do
+    cp "Samples/$sample" "$work/uploads/sample-$sample" 2>/dev/null || true
+done
 
 # wait_for_line LOG SED_EXPRESSION PID: prints the first match once the process has written it.
 wait_for_line() {

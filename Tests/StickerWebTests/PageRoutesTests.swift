@@ -13,11 +13,11 @@ import Testing
             let html = String(buffer: page.body)
             #expect(html.contains("id=\"tab-stickers\""))
 
-            // The shared script first, then one per tab, each named by the page and served.
-            let scripts = ["/common.js", "/stickers.js", "/colors.js", "/space.js"]
+            // The shared script first, then the carousel, then one per tab, each named by the page and served.
+            let scripts = ["/common.js", "/carousel.js", "/stickers.js", "/colors.js", "/space.js"]
             let positions = scripts.compactMap { html.range(of: "<script src=\"\($0)\"></script>")?.lowerBound }
             #expect(positions.count == scripts.count && positions == positions.sorted())
-            for (path, calls) in zip(scripts, ["function api(", "/api/stickers/events", "/api/colors/extract", "/api/space/refresh"]) {
+            for (path, calls) in zip(scripts, ["function api(", "function createCarousel(", "/api/stickers/events", "/api/colors/extract", "/api/space/refresh"]) {
                 let script = try await client.execute(uri: path, method: .get)
                 #expect(script.status == .ok)
                 #expect(script.headers[.contentType]?.hasPrefix("text/javascript") == true)

@@ -5,7 +5,6 @@
   const message = $("sticker-message");
   let state = null;
   let events = null;
-  let carouselIndex = 0;
   const cards = new Map();
 
   async function refresh() {
@@ -120,21 +119,13 @@
     renderCarousel();
   }
 
+  const carousel = createCarousel({ strip: $("carousel-strip"), caption: $("carousel-caption"),
+    previous: $("carousel-prev"), next: $("carousel-next") });
+
   function renderCarousel() {
     const done = state ? state.photos.filter(p => p.status === "processed") : [];
     $("carousel").hidden = done.length === 0;
-    if (!done.length) return;
-    carouselIndex = ((carouselIndex % done.length) + done.length) % done.length;
-    const photo = done[carouselIndex];
-    const sticker = $("carousel-sticker");
-    if (sticker.dataset.id !== photo.id) {
-      sticker.dataset.id = photo.id;
-      sticker.src = imageURL(photo.id, "sticker.png");
-      sticker.alt = "Sticker of " + photo.name;
-      $("carousel-gradient").src = imageURL(photo.id, "gradient.png");
-      $("carousel-gradient").alt = "Gradient sticker of " + photo.name;
-    }
-    $("carousel-caption").textContent = `${photo.name} — ${carouselIndex + 1} of ${done.length}`;
+    carousel.show(done.map(photo => ({ key: photo.id, name: photo.name, src: imageURL(photo.id, "sticker.png") })));
   }
 
   async function act(method, url, body, headers) {
@@ -178,12 +169,10 @@
   $("process").addEventListener("click", async () => { if (await act("POST", "/api/stickers/process")) watch(); });
   $("cancel").addEventListener("click", () => act("POST", "/api/stickers/cancel"));
   $("clear").addEventListener("click", () => act("DELETE", "/api/stickers/photos"));
-  $("carousel-prev").addEventListener("click", () => { carouselIndex -= 1; renderCarousel(); });
-  $("carousel-next").addEventListener("click", () => { carouselIndex += 1; renderCarousel(); });
   const tab = $("tab-stickers");
   tab.addEventListener("dragover", e => { e.preventDefault(); tab.classList.add("drop-target"); });
   tab.addEventListener("dragleave", () => tab.classList.remove("drop-target"));
   tab.addEventListener("drop", e => { e.preventDefault(); tab.classList.remove("drop-target"); upload([...e.dataTransfer.files]); });
-  tabs.stickers = { shown: refresh, watch: () => { refresh().then(watch); } };
+  tabs.stickers = { shown: refresh, watch: () => { refresh().then(watch); }, carousel };
   refresh().then(() => { if (state && state.isProcessing) watch(); });
 })();
