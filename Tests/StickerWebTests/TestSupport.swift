@@ -59,6 +59,7 @@ func withWebApp<Value: Sendable>(
     testing: TestingSetup = .router,
     store: StickerLibrary? = nil,
     cache: ProcessedPhotoDiskCache? = nil,
+    capacity: ServerCapacity? = nil,
     _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
     let configuration = WebConfiguration(host: "127.0.0.1", port: 0, library: library, limits: limits)
@@ -73,7 +74,8 @@ func withWebApp<Value: Sendable>(
     let space = SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 4)),
                              stickers: session)
     let app = WebApplication.make(configuration: configuration,
-                                  sessions: WebSessions(stickers: session, colors: colors, space: space))
+                                  sessions: WebSessions(stickers: session, colors: colors, space: space),
+                                  capacity: capacity)
     return try await app.test(testing) { client in try await test(client) }
 }
 

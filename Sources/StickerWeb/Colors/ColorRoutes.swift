@@ -13,11 +13,11 @@ import StickerKit
 ///     GET  /api/colors/export?format=F[&id=ID] the latest (or that) scheme in a PaletteFormat
 struct ColorRoutes: Sendable {
     let session: ColorSession
-    let limits: WebLimits
+    let capacity: ServerCapacity
 
     func register(on router: Router<some RequestContext>) {
         let session = session
-        let uploads = UploadReader(maxBytes: limits.maxUploadBytes)
+        let uploads = UploadReader(capacity: capacity)
 
         router.get("/api/colors") { _, _ in await session.snapshot() }
         router.rejectOtherMethods("/api/colors", allowed: [.get])

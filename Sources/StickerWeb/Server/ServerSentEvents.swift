@@ -5,8 +5,11 @@ import Hummingbird
 /// one event with a name and a JSON `data:` line. The stream ends when `updates` does; the page
 /// closes its EventSource on the final event so the browser does not reconnect.
 enum ServerSentEvents {
+    /// `slot` (the stream's place among the open streams) is kept until the stream ends, or until
+    /// the response is dropped unwritten.
     static func response<Updates: AsyncSequence & Sendable, Payload: Encodable & SendableMetatype>(
         _ updates: Updates,
+        holding slot: ServerCapacity.Slot? = nil,
         event: @escaping @Sendable (Updates.Element) -> (name: String, payload: Payload)
     ) -> Response where Updates.Element: Sendable {
         let headers: HTTPFields = [
@@ -21,6 +24,7 @@ enum ServerSentEvents {
                 try await writer.write(ByteBuffer(string: "event: \(name)\ndata: \(json)\n\n"))
             }
             try await writer.finish(nil)
+            withExtendedLifetime(slot) {}
         })
     }
 }

@@ -5,15 +5,19 @@ import Logging
 /// The web app: the page and its assets, plus each tab's API, on one Hummingbird router.
 public enum WebApplication {
     /// The router with every route; tests drive it through HummingbirdTesting.
+    /// `capacity` counts the work in flight against `configuration.limits` (one is made if nil;
+    /// tests pass their own to fill it).
     public static func router(configuration: WebConfiguration, sessions: WebSessions,
-                              hosts: HostAllowList? = nil) -> Router<BasicRequestContext> {
+                              hosts: HostAllowList? = nil, capacity: ServerCapacity? = nil) -> Router<BasicRequestContext> {
+        let capacity = capacity ?? ServerCapacity(limits: configuration.limits)
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: HostAllowListMiddleware(allowList: hosts ?? HostAllowList(configuration)))
         router.add(middleware: SameOriginMiddleware())
+        router.add(middleware: RequestLimitsMiddleware(capacity: capacity))
         AssetRoutes().register(on: router)
-        StickerRoutes(session: sessions.stickers, limits: configuration.limits).register(on: router)
-        ColorRoutes(session: sessions.colors, limits: configuration.limits).register(on: router)
+        StickerRoutes(session: sessions.stickers, capacity: capacity).register(on: router)
+        ColorRoutes(session: sessions.colors, capacity: capacity).register(on: router)
         SpaceRoutes(session: sessions.space).register(on: router)
         return router
     }
@@ -23,12 +27,17 @@ public enum WebApplication {
     public static func make(
         configuration: WebConfiguration,
         sessions: WebSessions,
+        capacity: ServerCapacity? = nil,
         logger: Logger = Logger(label: "stickers.web"),
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let hosts = HostAllowList(configuration)
+        // A connection silent for idleSeconds — between requests, or in the middle of reading one —
+        // is closed: a client cannot hold a connection open by saying nothing.
+        let idleMilliseconds = Int64(configuration.limits.idleSeconds * 1000)
         return Application(
-            router: router(configuration: configuration, sessions: sessions, hosts: hosts),
+            router: router(configuration: configuration, sessions: sessions, hosts: hosts, capacity: capacity),
+            server: .http1(configuration: .init(idleTimeout: .milliseconds(idleMilliseconds))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "stickers"),
             onServerRunning: { channel in

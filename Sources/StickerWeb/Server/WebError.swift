@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// The errors the web app answers with: each becomes a 4xx response with a JSON body
+/// The errors the web app answers with: each becomes a 4xx (or 503) response with a JSON body
 /// `{"error":{"message":"…"}}`, the message written for the person using the page.
 enum WebError: Error, Sendable, Equatable {
     case badRequest(String)
@@ -11,6 +11,12 @@ enum WebError: Error, Sendable, Equatable {
     case unprocessable(String)
     /// A service the app depends on (the space photo API) failed.
     case badGateway(String)
+    /// The request's body stopped arriving before its deadline (408).
+    case requestTimeout(String)
+    /// The client holds more of something than the limits allow (429, with Retry-After).
+    case tooManyRequests(String, retryAfter: Int)
+    /// The server is at a capacity limit (503, with Retry-After): answered at once, never queued.
+    case busy(String, retryAfter: Int)
 
     var httpError: HTTPError {
         switch self {
@@ -21,13 +27,17 @@ enum WebError: Error, Sendable, Equatable {
         case .unsupportedMediaType(let message): HTTPError(.unsupportedMediaType, message: message)
         case .unprocessable(let message): HTTPError(.unprocessableContent, message: message)
         case .badGateway(let message): HTTPError(.badGateway, message: message)
+        case .requestTimeout(let message): HTTPError(.requestTimeout, headers: [.connection: "close"], message: message)
+        case .tooManyRequests(let message, let retry):
+            HTTPError(.tooManyRequests, headers: [.retryAfter: String(retry)], message: message)
+        case .busy(let message, let retry): HTTPError(.serviceUnavailable, headers: [.retryAfter: String(retry)], message: message)
         }
     }
 }
 
 extension WebError: HTTPResponseError {
     var status: HTTPResponse.Status { httpError.status }
-    var headers: HTTPFields { [:] }
+    var headers: HTTPFields { httpError.headers }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         try httpError.response(from: request, context: context)

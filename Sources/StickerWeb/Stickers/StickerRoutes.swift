@@ -18,11 +18,12 @@ import StickerKit
 ///     DELETE /api/stickers/photos/:id           remove one photo
 struct StickerRoutes: Sendable {
     let session: StickerSession
-    let limits: WebLimits
+    let capacity: ServerCapacity
 
     func register(on router: Router<some RequestContext>) {
         let session = session
-        let uploads = UploadReader(maxBytes: limits.maxUploadBytes)
+        let capacity = capacity
+        let uploads = UploadReader(capacity: capacity)
 
         router.get("/api/stickers") { _, _ in await session.snapshot() }
         router.rejectOtherMethods("/api/stickers", allowed: [.get])
@@ -57,14 +58,18 @@ struct StickerRoutes: Sendable {
         router.rejectOtherMethods("/api/stickers/cancel", allowed: [.post])
 
         router.get("/api/stickers/events") { _, _ in
+            // Held by the response until its stream ends (or the response is dropped).
+            let slot = try capacity.claim(.eventStreams)
             let updates = await session.updates()
-            return ServerSentEvents.response(updates) { snapshot in
+            return ServerSentEvents.response(updates, holding: slot) { snapshot in
                 (snapshot.isProcessing ? "progress" : "done", snapshot)
             }
         }
         router.rejectOtherMethods("/api/stickers/events", allowed: [.get])
 
         router.get("/api/stickers/pack.zip") { _, _ in
+            let slot = try capacity.claim(.packs)
+            defer { withExtendedLifetime(slot) {} }
             let zip = try await session.pack()
             return Response.data(zip, contentType: "application/zip",
                                  extraHeaders: [.contentDisposition: "attachment; filename=\"stickers.zip\""])

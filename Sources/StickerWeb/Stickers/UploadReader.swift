@@ -4,7 +4,8 @@ import Raster
 
 /// Reads the photos of an upload request: either a `multipart/form-data` body (one or more file
 /// parts) or a raw body holding one image, named by the `name` query parameter. Refuses bodies
-/// over the size limit before reading them whole, and anything that is not a JPEG or PNG by its
+/// over the size limit before reading them whole (and bodies that stop arriving), photos over
+/// the pixel limit by their header, and anything that is not a JPEG or PNG by its
 /// magic bytes — whatever its file name or content type says.
 struct UploadReader: Sendable {
     /// One uploaded photo: its display name and bytes, checked to be a JPEG or PNG.
@@ -13,22 +14,16 @@ struct UploadReader: Sendable {
         var data: Data
     }
 
-    var maxBytes: Int
+    let capacity: ServerCapacity
 
     func photos(from request: Request) async throws(WebError) -> [Upload] {
+        let limits = capacity.limits
+        // One of the few uploads received at once: each may hold maxUploadBytes in memory.
+        let slot = try capacity.claim(.uploads)
+        defer { withExtendedLifetime(slot) {} }
         let contentType = request.headers[.contentType] ?? "application/octet-stream"
-        let limit = "uploads are limited to \(maxBytes / 1_048_576) MB"
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes {
-            throw .tooLarge("the upload is \(length / 1_048_576) MB; \(limit)")
-        }
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: maxBytes)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw .tooLarge(limit)
-        } catch {
-            throw .badRequest("the upload could not be read: \(error)")
-        }
+        let body = try await RequestBodyReader.collect(request, maxBytes: limits.maxUploadBytes,
+                                                       seconds: limits.requestBodySeconds, what: "an upload")
         let data = Data(buffer: body)
 
         let files: [(name: String?, data: Data)]
@@ -51,11 +46,22 @@ struct UploadReader: Sendable {
             guard ImageFormat.sniff(file.data)?.isDecodable == true else {
                 throw .unsupportedMediaType("\(label) is not a photo: only JPEG and PNG images are accepted")
             }
+            // The size from the header, before any decoding; an unreadable header is left for
+            // processing to report, with its reason, as an invalid photo.
+            if let info = try? ImageDecoder.info(file.data), info.width * info.height > limits.maxPhotoPixels {
+                let megapixels = Double(info.width * info.height) / 1_000_000
+                throw .unprocessable("\(label) is \(info.width)×\(info.height) (\(String(format: "%.1f", megapixels)) MP); "
+                                     + "photos are limited to \(Self.megapixels(limits.maxPhotoPixels))")
+            }
             return Upload(name: name, data: file.data)
         }
     }
 
     static let rawTypes = ["image/", "application/octet-stream"]
+
+    static func megapixels(_ pixels: Int) -> String {
+        pixels >= 1_000_000 ? "\(pixels / 1_000_000) MP" : "\(pixels) pixels"
+    }
 
     /// The file's name without folders or extension, as the pack will use it.
     static func displayName(_ fileName: String) -> String {
