@@ -297,6 +297,9 @@ def test_style_controls_restyle_the_sticker(driver):
          and d.execute_script("return arguments[0].naturalWidth;", sticker) >= before + 40,
          "the preview did not grow by the outline")
     assert card.find_element(By.CSS_SELECTOR, ".style-controls output").text == "20 px"
+    in_carousel = driver.find_element(By.CSS_SELECTOR, ".carousel-item img")
+    wait(driver, lambda d: "?v=" in in_carousel.get_attribute("src") and image_loaded(d, in_carousel),
+         "the carousel did not reload the restyled sticker")
 
     # Comic and a shadow: kept with the photo, as the server reports it.
     src = sticker.get_attribute("src")

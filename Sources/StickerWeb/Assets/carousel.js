@@ -101,6 +101,15 @@ function createCarousel({ strip, caption, previous, next }) {
     update();
   }
 
+  // Loads a sticker's image again (it was restyled): `version` is a new query string, so the
+  // browser cannot answer from its cache.
+  function reload(key, version) {
+    const item = items.find(item => item.key === key);
+    if (!item) return;
+    const img = item.node.querySelector("img");
+    img.src = img.src.split("?")[0] + version;
+  }
+
   strip.addEventListener("scroll", schedule, { passive: true });
   strip.addEventListener("scrollend", () => { target = null; update(); });
   // A finger or a pointer on the strip takes over from any move under way.
@@ -134,5 +143,5 @@ function createCarousel({ strip, caption, previous, next }) {
   previous.addEventListener("click", () => go(current() - 1));
   next.addEventListener("click", () => go(current() + 1));
 
-  return { show, go, update, get centred() { return centred; }, get count() { return items.length; } };
+  return { show, go, update, reload, get centred() { return centred; }, get count() { return items.length; } };
 }

@@ -70,10 +70,8 @@
         showMessage(message, "");
         // A new query string, so the browser cannot answer from its cache with the old image.
         const version = "?v=" + Date.now();
-        const images = [...node.querySelectorAll("img.sticker, img.gradient")];
-        const carousel = $("carousel-sticker");
-        if (carousel && carousel.dataset.id === photo.id) images.push(carousel, $("carousel-gradient"));
-        for (const img of images) img.src = img.src.split("?")[0] + version;
+        for (const img of node.querySelectorAll("img.sticker, img.gradient")) img.src = img.src.split("?")[0] + version;
+        carousel.reload(photo.id, version);
       } catch (e) { showMessage(message, e.message, true); }
       busy = false;
       if (again) { again = false; send(); }
