@@ -60,7 +60,7 @@ import Testing
             // Two streams stay open while the batch waits on the processor's gate.
             async let first = client.readEvents()
             async let second = client.readEvents()
-            while capacity.inUse(.eventStreams) < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            try await waitUntil { capacity.inUse(.eventStreams) == 2 }
 
             let third = try await client.execute(uri: "/api/stickers/events", method: .get)
             #expect(third.status == .tooManyRequests)
@@ -70,7 +70,7 @@ import Testing
             processor.openGate()
             #expect(try await first.events.last == "done")
             #expect(try await second.events.last == "done")
-            while capacity.inUse(.eventStreams) > 0 { try await Task.sleep(for: .milliseconds(5)) }
+            try await waitUntil { capacity.inUse(.eventStreams) == 0 }
             #expect(try await client.execute(uri: "/api/stickers/events", method: .get).status == .ok)
         }
     }
@@ -132,4 +132,14 @@ import Testing
         }
         continuation.finish()
     }
+}
+
+/// Polls `condition` until it holds; fails after about 30 s (a bound for a stuck test on a busy
+/// machine, not a timing assertion).
+func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<6_000 {
+        if condition() { return }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    throw TestFailure("the condition never held")
 }
