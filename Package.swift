@@ -66,8 +66,10 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
         ),
+        // libwebp bound at run time (its headers are not on these machines; see lazy_webp.c).
+        .target(name: "CLazyWebP", cSettings: optimisedInDebugC),
         .target(
-            name: "Raster", dependencies: ["CImageCodecs", "BoundedConcurrency"],
+            name: "Raster", dependencies: ["CImageCodecs", "CLazyWebP", "BoundedConcurrency"],
             swiftSettings: concurrency + optimisedInDebug
         ),
         // The AVX-512 matrix kernel, compiled for Skylake-AVX512 and called only when the CPU has it.

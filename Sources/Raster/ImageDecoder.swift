@@ -9,6 +9,8 @@ public enum ImageCodecError: Error, Sendable, Hashable, Codable {
     case corrupt(String)
     case tooLarge(width: Int, height: Int)
     case encodingFailed(String)
+    /// The codec library this format needs cannot be used (libwebp missing): says why and what to install.
+    case codecUnavailable(String)
 }
 
 /// Limits checked from the header before any pixel memory is allocated.
@@ -18,7 +20,7 @@ public struct DecodingLimits: Sendable, Hashable {
     public init(maxPixelCount: Int) { self.maxPixelCount = maxPixelCount }
 }
 
-/// Decodes JPEG and PNG data into an `Image`, EXIF orientation applied.
+/// Decodes JPEG, PNG and WebP data into an `Image`, EXIF orientation applied.
 ///
 /// The format comes from the magic bytes. The pixel limit applies to the full-size header
 /// dimensions, even when a JPEG is decoded scaled down, and is checked before pixels are allocated.
@@ -42,7 +44,9 @@ public enum ImageDecoder {
                 let (width, height, pixels) = try decodePNG(bytes, output: SIC_OUTPUT_RGBA, limits: limits)
                 return Image(width: width, height: height, pixels: pixels)
             }
-        case .gif, .webp:
+        case .webp:
+            return try WebP.decode(data, limits: limits)
+        case .gif:
             throw .unsupportedFormat
         }
     }
@@ -64,6 +68,10 @@ public enum ImageDecoder {
     /// Format, display size and orientation, from the header alone.
     public static func info(_ data: Data) throws(ImageCodecError) -> ImageInfo {
         let format = try format(of: data)
+        if format == .webp {
+            let (width, height) = try WebP.size(of: data)
+            return ImageInfo(format: .webp, width: width, height: height, orientation: .up)
+        }
         return try withBytes(data) { bytes throws(ImageCodecError) in
             var header = sic_header()
             var status = sic_status()
@@ -71,7 +79,8 @@ public enum ImageDecoder {
             switch format {
             case .jpeg: sic_jpeg_read_header(base, bytes.count, &header, &status)
             case .png: sic_png_read_header(base, bytes.count, &header, &status)
-            case .gif, .webp: throw .unsupportedFormat
+            case .webp: break  // answered above
+            case .gif: throw .unsupportedFormat
             }
             guard status.code == SIC_OK else { throw status.error() }
             let orientation = format == .jpeg ? ExifOrientation.read(fromJPEG: bytes) : .up

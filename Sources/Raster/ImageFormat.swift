@@ -21,8 +21,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     /// may be a GIF, saved as it came).
     public var isDecodable: Bool {
         switch self {
-        case .jpeg, .png: true
-        case .gif, .webp: false
+        case .jpeg, .png, .webp: true
+        case .gif: false
         }
     }
 
