@@ -5,11 +5,12 @@ extension ImageCodecError {
     public var reason: String {
         switch self {
         case .empty: "the file is empty"
-        case .unsupportedFormat: "not a JPEG or PNG image"
+        case .unsupportedFormat: "not a JPEG, PNG or WebP image"
         case .truncated: "the image data is truncated"
         case .corrupt(let detail): "the image data is corrupt (\(detail))"
         case .tooLarge(let width, let height): "\(width)×\(height) pixels is larger than the limit"
         case .encodingFailed(let detail): "cannot encode the image (\(detail))"
+        case .codecUnavailable(let detail): detail
         }
     }
 }
