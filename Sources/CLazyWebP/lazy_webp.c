@@ -6,10 +6,9 @@
 // CLI exits 69 for what needs it), not a binary that cannot start.
 //
 // Why the advanced API (WebPConfig, WebPPicture) rather than only the struct-free one-call
-// functions: (1) speed: WebPEncodeLosslessRGBA always runs lossless effort 70 at method 4,
-// ~300 ms for a 512×512 photo sticker on one core, six times this project's 50 ms bar for fitting
-// one; the method (0…6) is only settable in WebPConfig; (2) edges: those one-call encoders discard
-// the RGB under transparent pixels (`exact` = 0), which is where our edge colours are bled.
+// functions: speed. WebPEncodeLosslessRGBA always runs lossless effort 70 at method 4, ~300 ms
+// for a 512×512 photo sticker on one core, six times this project's 50 ms bar for fitting one;
+// the method (0…6) and effort are only settable in WebPConfig (as are `exact` and sharp YUV).
 // The two structs are declared here by hand with libwebp's layout for ABI 2 (the soname-7
 // libraries, 0.5 … 1.x): libwebp keeps that layout (fields are only ever added in place of its
 // `pad` words, within the same size), and its Init functions check the ABI's major version, so a

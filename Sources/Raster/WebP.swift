@@ -11,7 +11,7 @@ public enum WebP {
         public var quality: Float
         /// 0 (fastest) … 6 (smallest).
         public var method: Int
-        /// Keep the RGB under fully transparent pixels (the edge colours bled there).
+        /// Keep the RGB under fully transparent pixels as given (else libwebp smooths it for size and clean edges).
         public var exact: Bool
         /// libwebp's sharper, slower RGB→YUV (lossy only): crisper coloured edges.
         public var sharpYUV: Bool

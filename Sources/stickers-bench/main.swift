@@ -14,6 +14,7 @@ let suites: [BenchmarkSuite] = [
     stickerSuite,
     styleSuite,
     subjectsSuite,
+    webpSuite,
 ]
 
 await BenchmarkRunner.run(suites: suites, arguments: Array(CommandLine.arguments.dropFirst()))

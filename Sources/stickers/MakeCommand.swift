@@ -15,10 +15,14 @@ struct MakeCommand: AsyncParsableCommand {
             For each photo the pack holds NAME.sticker.png (the subject cut out, with a white outline), \
             NAME.gradient.png (the sticker on a gradient of its colours), and palettes.json and \
             manifest.json for all. Photos that cannot be used are listed and skipped.
+
+            --for whatsapp|telegram|signal makes a pack that app accepts instead: WebP stickers fitted \
+            under its size limit (WhatsApp: .wastickers files of 3 to 30 stickers; more photos make \
+            OUT-1, OUT-2, …). Needs libwebp (Debian: libwebp7).
             """
     )
 
-    @Argument(help: "Image files, or folders searched recursively for .jpg/.jpeg/.png files.")
+    @Argument(help: "Image files, or folders searched recursively for .jpg/.jpeg/.png/.webp files.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Where to write the pack (.zip).")
@@ -45,7 +49,20 @@ struct MakeCommand: AsyncParsableCommand {
     @Option(help: "Which subjects each sticker keeps: main (what suits a photo of one subject) or all.")
     var subject = MakeSubjects.main
 
+    @Option(name: .customLong("for"), help: "What the pack is for: zip, whatsapp, telegram or signal.")
+    var target: PackTarget = .zip
+
+    @Option(help: "The pack's title (messenger packs; default: OUT's name).")
+    var title: String?
+
+    @Option(help: "The pack's author (messenger packs).")
+    var author = "Stickers"
+
+    @Option(help: "One emoji for every sticker (messenger packs; default: one guessed per photo).")
+    var emoji: String?
+
     func validate() throws {
+        if let emoji, !StickerEmoji.isSingleEmoji(emoji) { throw ValidationError("--emoji must be exactly one emoji") }
         guard (3...10).contains(colors) else { throw ValidationError("--colors must be between 3 and 10") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
@@ -53,7 +70,14 @@ struct MakeCommand: AsyncParsableCommand {
     @MainActor func run() async throws {
         let collected = PhotoInputs.collect(inputs)
         guard !collected.files.isEmpty || !collected.missing.isEmpty else {
-            throw fail("no photos (.jpg, .jpeg, .png) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
+            throw fail("no photos (.jpg, .jpeg, .png, .webp) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
+        }
+
+        // libwebp and a writable folder are checked before any photo is processed.
+        if target.platform != nil {
+            do { try MessengerPack.preflight(output: URL(fileURLWithPath: output)) } catch {
+                throw fail(error.reason, error.exitStatus)
+            }
         }
 
         let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(1, collected.files.count))
@@ -111,6 +135,22 @@ struct MakeCommand: AsyncParsableCommand {
         }
 
         let url = URL(fileURLWithPath: output)
+        if let platform = target.platform {
+            let stickers = photos.compactMap { photo in
+                model.processedPhotos[photo.id].map { MessengerPack.Input(name: photo.name, image: $0.sticker.image) }
+            }
+            let options = MessengerPack.Options(platform: platform, title: title ?? url.deletingPathExtension().lastPathComponent,
+                                                author: author, emoji: emoji, concurrency: jobs)
+            do {
+                let made = try await MessengerPack.make(stickers, options: options, output: url, warn: { printError($0) })
+                try MessengerMakeReport(pack: made, invalid: report.invalid).print(json: json)
+            } catch let error as MessengerPack.Failure {
+                throw fail(error.reason, error.exitStatus)
+            } catch is CancellationError {
+                throw fail("interrupted: no pack written", ExitCode(130))
+            }
+            return
+        }
         do {
             try await model.exportPack(to: url)
         } catch is CancellationError {

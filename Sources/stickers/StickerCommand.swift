@@ -60,6 +60,8 @@ struct StickerCommand: AsyncParsableCommand {
         async let loading = Self.loadModel(explicitPath: model)
         let photo: Image
         do { photo = try await Self.decode(data) } catch {
+            // A WebP photo on a machine without libwebp: a missing resource, not bad data.
+            if case .codecUnavailable(let reason) = error { throw fail("\(image): \(reason)", ExitStatus.unavailable) }
             throw fail("\(image) is not a usable photo: \(error)", ExitStatus.dataError)
         }
         let predictor: U2NetSaliency

@@ -4,7 +4,7 @@ import Testing
 
 /// The error's case without its message, so a table can name the expected kind.
 enum ErrorKind: Equatable, Sendable {
-    case empty, unsupportedFormat, truncated, corrupt, tooLarge(Int, Int), encodingFailed
+    case empty, unsupportedFormat, truncated, corrupt, tooLarge(Int, Int), encodingFailed, codecUnavailable
 
     init(_ error: ImageCodecError) {
         switch error {
@@ -14,6 +14,7 @@ enum ErrorKind: Equatable, Sendable {
         case .corrupt: self = .corrupt
         case .tooLarge(let width, let height): self = .tooLarge(width, height)
         case .encodingFailed: self = .encodingFailed
+        case .codecUnavailable: self = .codecUnavailable
         }
     }
 }

@@ -19,7 +19,7 @@ typedef struct lw_settings {
     int lossless;       ///< 1: lossless (VP8L); 0: lossy (VP8 + lossless alpha).
     float quality;      ///< 0…100: lossy quality, or lossless effort.
     int method;         ///< 0 (fast) … 6 (slow, smaller).
-    int exact;          ///< 1: keep the RGB under transparent pixels (our bled edge colours).
+    int exact;          ///< 1: keep the RGB under transparent pixels as given.
     int sharp_yuv;      ///< 1: sharper RGB→YUV conversion (lossy only; slower).
 } lw_settings;
 

@@ -184,8 +184,8 @@ public enum MessengerPack {
         return Fitted(sticker: sticker, milliseconds: (clock.now - started) / .milliseconds(1))
     }
 
-    /// `image` drawn on `platform`'s canvas (subject fitted inside the margin, transparent pixels
-    /// bled with the edge colour) and encoded under its byte limit.
+    /// `image` drawn on `platform`'s canvas (subject fitted inside the margin) and encoded under
+    /// its byte limit.
     public static func fit(_ image: Image, for platform: MessengerPlatform) throws(Failure) -> FittedSticker {
         try fit(image, rules: platform.rules, name: "sticker")
     }
@@ -193,11 +193,7 @@ public enum MessengerPack {
     private static func fit(_ image: Image, rules: MessengerPlatform.Rules, name: String) throws(Failure) -> FittedSticker {
         let canvas = StickerCanvas(rules: rules, contentWidth: image.width, contentHeight: image.height)
         do {
-            return try StickerSizeFitter.fit(limit: rules.maxStickerBytes) { scale in
-                var drawn = canvas.draw(image, scale: scale)
-                AlphaBleed.apply(to: &drawn)
-                return drawn
-            }
+            return try StickerSizeFitter.fit(limit: rules.maxStickerBytes) { scale in canvas.draw(image, scale: scale) }
         } catch {
             switch error {
             case .codec(.codecUnavailable(let reason)): throw .webpUnavailable(reason)
