@@ -50,7 +50,10 @@ public enum MessengerPack {
             /// The lossy quality, nil when lossless.
             public var quality: Int?
             public var scale: Double
+            /// Wall time of drawing and fitting this sticker, and the CPU time of it (one thread:
+            /// the part a busy machine cannot inflate by taking the core away).
             public var milliseconds: Double
+            public var cpuMilliseconds: Double
         }
         public struct Pack: Sendable, Codable, Hashable {
             public var file: String
@@ -80,11 +83,12 @@ public enum MessengerPack {
         }
         let folder = output.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .io(path: output.path, reason: "no such folder: \(folder)")
+        // access(2) gives the cause in words: "No such file or directory", "Permission denied".
+        guard access(folder, W_OK | X_OK) == 0 else {
+            throw .io(path: output.path, reason: "\(String(cString: strerror(errno))) (\(folder))")
         }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            throw .io(path: output.path, reason: "permission denied: cannot write in \(folder)")
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .io(path: output.path, reason: "not a folder: \(folder)")
         }
     }
 
@@ -141,7 +145,8 @@ public enum MessengerPack {
                 stickers.append(.init(name: inputs[i].name, file: files[i], emoji: emoji[i], width: sticker.width,
                                       height: sticker.height, bytes: sticker.bytes,
                                       encoding: sticker.isLossless ? "lossless" : "lossy", quality: sticker.quality,
-                                      scale: sticker.scale, milliseconds: fitted[i].milliseconds))
+                                      scale: sticker.scale, milliseconds: fitted[i].milliseconds,
+                                      cpuMilliseconds: fitted[i].cpuMilliseconds))
             }
             entries += try packFiles(platform: options.platform, title: title, author: options.author,
                                      first: inputs[range.lowerBound].image, stickers: stickers)
@@ -154,7 +159,7 @@ public enum MessengerPack {
 
     // MARK: - Encoding
 
-    struct Fitted: Sendable { var sticker: FittedSticker; var milliseconds: Double }
+    struct Fitted: Sendable { var sticker: FittedSticker; var milliseconds: Double; var cpuMilliseconds: Double }
 
     private static func fitAll(_ inputs: [Input], rules: MessengerPlatform.Rules, concurrency: Int) async throws -> [Fitted] {
         try await withThrowingTaskGroup(of: (Int, Fitted).self) { group in
@@ -179,9 +184,10 @@ public enum MessengerPack {
     /// One sticker on its canvas, fitted under the byte limit.
     static func fit(_ input: Input, rules: MessengerPlatform.Rules) throws(Failure) -> Fitted {
         let clock = ContinuousClock()
-        let started = clock.now
+        let started = clock.now, startedCPU = threadCPUMilliseconds()
         let sticker = try fit(input.image, rules: rules, name: input.name)
-        return Fitted(sticker: sticker, milliseconds: (clock.now - started) / .milliseconds(1))
+        return Fitted(sticker: sticker, milliseconds: (clock.now - started) / .milliseconds(1),
+                      cpuMilliseconds: threadCPUMilliseconds() - startedCPU)
     }
 
     /// `image` drawn on `platform`'s canvas (subject fitted inside the margin) and encoded under
@@ -202,6 +208,13 @@ public enum MessengerPack {
                 throw .encoding(name: name, reason: "cannot fit under \(limit) bytes (smallest \(smallest) bytes)")
             }
         }
+    }
+
+    /// This thread's CPU time; `fit` is synchronous, so it runs on one thread from start to end.
+    private static func threadCPUMilliseconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1e6
     }
 
     // MARK: - Pack files
