@@ -99,6 +99,35 @@ import StickerWeb
         }
     }
 
+    @Test("Download for WhatsApp / Telegram / Signal: a pack each app accepts, or the reason it cannot be made")
+    func messengerPacksDownload() async throws {
+        try await withWebApp { client in
+            try await client.upload(try samplePNG(), name: "good")
+            _ = try await client.processAll()
+            // One sticker: too few for WhatsApp (3…30), enough for Telegram and Signal.
+            let whatsapp = try await client.execute(uri: "/api/stickers/pack/whatsapp", method: .get)
+            #expect(whatsapp.status == .unprocessableContent)
+            #expect(whatsapp.errorMessage?.contains("at least 3 stickers") == true)
+            for (platform, marker) in [("telegram", "\"telegram\""), ("signal", "\"signal\"")] {
+                let pack = try await client.execute(uri: "/api/stickers/pack/\(platform)", method: .get)
+                #expect(pack.status == .ok)
+                #expect(pack.headers[.contentDisposition]?.contains("stickers.zip") == true)
+                let zip = Data(buffer: pack.body)
+                #expect(zip.starts(with: [0x50, 0x4B, 0x03, 0x04]))
+                #expect(zip.range(of: Data("good.webp".utf8)) != nil && zip.range(of: Data(marker.utf8)) != nil)
+            }
+            for _ in 0..<2 { try await client.upload(try samplePNG(), name: "more") }
+            _ = try await client.processAll()
+            let three = try await client.execute(uri: "/api/stickers/pack/whatsapp", method: .get)
+            #expect(three.status == .ok)
+            #expect(three.headers[.contentDisposition]?.contains("stickers.wastickers") == true)
+            let wastickers = Data(buffer: three.body)
+            #expect(wastickers.range(of: Data("tray.png".utf8)) != nil && wastickers.range(of: Data("title.txt".utf8)) != nil)
+            let unknown = try await client.execute(uri: "/api/stickers/pack/myspace", method: .get)
+            #expect(unknown.status == .notFound)
+        }
+    }
+
     @Test func cancellingStopsTheBatchAndLeavesUnfinishedPhotosPending() async throws {
         let processor = FakePhotoProcessor(gateOpen: false)
         try await withWebApp(processor: processor) { client in

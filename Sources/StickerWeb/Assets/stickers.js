@@ -112,7 +112,12 @@
     $("process").disabled = snapshot.isProcessing || !pending;
     $("cancel").disabled = !snapshot.isProcessing;
     $("use-library").disabled = !snapshot.hasLibrary || snapshot.isProcessing;
-    $("download").classList.toggle("disabled", !snapshot.photos.some(p => p.status === "processed"));
+    const processedCount = snapshot.photos.filter(p => p.status === "processed").length;
+    $("download").classList.toggle("disabled", processedCount === 0);
+    // WhatsApp packs hold 3 to 30 stickers; Telegram and Signal at least 1 (and at most 120 / 200).
+    $("download-whatsapp").classList.toggle("disabled", processedCount < 3 || processedCount > 30);
+    $("download-telegram").classList.toggle("disabled", processedCount === 0 || processedCount > 120);
+    $("download-signal").classList.toggle("disabled", processedCount === 0 || processedCount > 200);
     $("drop-hint").hidden = total > 0;
     renderCarousel();
   }

@@ -4,14 +4,21 @@ import Foundation
 /// pack is written into a private temporary folder, read back, and the folder removed.
 enum PackWriter {
     static func zip(_ export: (URL) async throws -> Void) async throws(WebError) -> Data {
+        try await file(named: "stickers.zip", export)
+    }
+
+    /// The same for any one file the export writes (a WebError it throws passes through).
+    static func file(named name: String, _ export: (URL) async throws -> Void) async throws(WebError) -> Data {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("stickers-web-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let file = folder.appendingPathComponent("stickers.zip")
+            let file = folder.appendingPathComponent(name)
             try await export(file)
             return try Data(contentsOf: file)
+        } catch let error as WebError {
+            throw error
         } catch {
             throw .unprocessable("the pack could not be written: \(error.localizedDescription)")
         }

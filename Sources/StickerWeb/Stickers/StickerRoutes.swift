@@ -12,6 +12,7 @@ import StickerKit
 ///     POST   /api/stickers/cancel               stop the running batch
 ///     GET    /api/stickers/events               server-sent events: a snapshot per change, then `done`
 ///     GET    /api/stickers/pack.zip             the pack of every processed photo
+///     GET    /api/stickers/pack/:platform       the same for whatsapp (.wastickers), telegram or signal (.zip)
 ///     GET    /api/stickers/photos/:id/original  the photo itself
 ///     GET    /api/stickers/photos/:id/sticker.png, …/gradient.png
 ///     PUT    /api/stickers/photos/:id/style     restyle one processed sticker (JSON: StickerStyleJSON)
@@ -75,6 +76,16 @@ struct StickerRoutes: Sendable {
                                  extraHeaders: [.contentDisposition: "attachment; filename=\"stickers.zip\""])
         }
         router.rejectOtherMethods("/api/stickers/pack.zip", allowed: [.get])
+
+        router.get("/api/stickers/pack/:platform") { _, context in
+            guard let name = context.parameters.get("platform"), let platform = MessengerPlatform(rawValue: name) else {
+                throw WebError.notFound("no such pack: choose whatsapp, telegram or signal")
+            }
+            let (data, fileName) = try await session.messengerPack(for: platform)
+            return Response.data(data, contentType: "application/zip",
+                                 extraHeaders: [.contentDisposition: "attachment; filename=\"\(fileName)\""])
+        }
+        router.rejectOtherMethods("/api/stickers/pack/:platform", allowed: [.get])
 
         router.get("/api/stickers/photos/:id/original") { _, context in
             let data = try await session.originalData(try context.photoID())

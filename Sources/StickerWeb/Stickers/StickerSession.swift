@@ -325,6 +325,31 @@ public final class StickerSession {
         return try await PackWriter.zip { url in try await model.exportPack(to: url) }
     }
 
+    /// A pack for WhatsApp, Telegram or Signal of every processed photo, in selection order:
+    /// the file's bytes and its name. More stickers than one pack holds is refused (the CLI splits them).
+    func messengerPack(for platform: MessengerPlatform) async throws(WebError) -> (data: Data, fileName: String) {
+        let inputs = model.selection.compactMap { photo in
+            model.processedPhotos[photo.id].map { MessengerPack.Input(name: photo.name, image: $0.sticker.image) }
+        }
+        guard !inputs.isEmpty else { throw .conflict("no processed stickers yet: process the photos first") }
+        let rules = platform.rules
+        guard inputs.count <= rules.stickersPerPack.upperBound else {
+            throw .unprocessable("a \(platform.displayName) pack holds at most \(rules.stickersPerPack.upperBound) stickers "
+                                 + "and \(inputs.count) are processed: remove some, or use `stickers make --for \(platform.rawValue)`")
+        }
+        let fileName = "stickers.\(rules.fileExtension)"
+        let options = MessengerPack.Options(platform: platform, title: "Stickers", author: "Stickers",
+                                            concurrency: ProcessInfo.processInfo.activeProcessorCount)
+        let data = try await PackWriter.file(named: fileName) { url in
+            do {
+                _ = try await MessengerPack.make(inputs, options: options, output: url)
+            } catch let failure as MessengerPack.Failure {
+                throw WebError.unprocessable(failure.reason)
+            }
+        }
+        return (data, fileName)
+    }
+
     // MARK: Progress
 
     /// Snapshots of the tab: one now, then one after each change, ending with the first snapshot
