@@ -22,7 +22,7 @@ struct PaletteCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The photo (JPEG or PNG).")
+    @Argument(help: "The photo (JPEG, PNG or WebP).")
     var image: String
 
     @Option(name: [.customShort("n"), .customLong("colors")], help: "How many colours, 3…10.")

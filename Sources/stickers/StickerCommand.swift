@@ -11,7 +11,7 @@ struct StickerCommand: AsyncParsableCommand {
         abstract: "Cut the main subject out of a photo as a sticker (PNG with a white outline)."
     )
 
-    @Argument(help: "The photo (JPEG or PNG).")
+    @Argument(help: "The photo (JPEG, PNG or WebP).")
     var image: String
 
     @Option(name: .shortAndLong, help: "Where to write the sticker PNG (needed unless --list-subjects).")

@@ -138,6 +138,15 @@ def test_library_photos_and_the_pack_download(driver):
         });""")
     assert result[0] == 200 and result[1] == "application/zip", result
     assert (result[2], result[3]) == (0x50, 0x4B), "the pack is not a ZIP"
+    # Two stickers: too few for a WhatsApp pack (3…30), enough for Telegram and Signal.
+    assert "disabled" in driver.find_element(By.ID, "download-whatsapp").get_attribute("class")
+    for platform in ("telegram", "signal"):
+        link = driver.find_element(By.ID, f"download-{platform}")
+        assert "disabled" not in link.get_attribute("class"), platform
+        status = driver.execute_async_script(
+            "const done = arguments[0]; fetch(arguments[1]).then(r => done([r.status, r.headers.get('content-disposition')]));",
+            link.get_attribute("href"))
+        assert status[0] == 200 and "stickers.zip" in status[1], (platform, status)
 
 
 def scale_and_tilt(transform):

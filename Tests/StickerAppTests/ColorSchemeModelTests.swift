@@ -168,7 +168,7 @@ nonisolated final class FakeColorSchemeExtractor: ColorSchemeExtracting {
         #expect(!model.isExtracting)
         #expect(model.scheme == nil)
         #expect(model.history.isEmpty)
-        #expect(model.errorMessage?.contains("not a JPEG or PNG") == true)
+        #expect(model.errorMessage?.contains("not a JPEG, PNG or WebP") == true)
 
         model.photo = SelectedPhoto(file: URL(fileURLWithPath: "/nonexistent/photo.jpg"))
         await model.extractColorScheme()

@@ -2,7 +2,7 @@ import Foundation
 import Raster
 
 extension ColorExtractor {
-    /// The dominant colours of an encoded photo (JPEG or PNG, EXIF orientation applied).
+    /// The dominant colours of an encoded photo (JPEG, PNG or WebP; EXIF orientation applied).
     ///
     /// Decodes only the pixels the extraction needs: a JPEG at the smallest DCT scale (1/2, 1/4,
     /// 1/8) that keeps its long side at least `workingSize`, so a 12 MP photo never decodes in full.

@@ -12,7 +12,7 @@
         <div class="panel">
           <div class="toolbar">
             <label class="button" for="colors-upload">Choose photo…</label>
-            <input type="file" id="colors-upload" accept="image/jpeg,image/png" hidden>
+            <input type="file" id="colors-upload" accept="image/jpeg,image/png,image/webp" hidden>
             <select id="colors-from-stickers" aria-label="Or a photo of the Stickers tab"><option value="">or a photo of the Stickers tab…</option></select>
           </div>
           <img id="colors-photo" alt="" hidden style="width:100%;max-height:220px;object-fit:contain;border-radius:8px;background:#eee">

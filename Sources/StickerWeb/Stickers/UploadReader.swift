@@ -5,10 +5,10 @@ import Raster
 /// Reads the photos of an upload request: either a `multipart/form-data` body (one or more file
 /// parts) or a raw body holding one image, named by the `name` query parameter. Refuses bodies
 /// over the size limit before reading them whole (and bodies that stop arriving), photos over
-/// the pixel limit by their header, and anything that is not a JPEG or PNG by its
+/// the pixel limit by their header, and anything that is not a JPEG, PNG or WebP by its
 /// magic bytes — whatever its file name or content type says.
 struct UploadReader: Sendable {
-    /// One uploaded photo: its display name and bytes, checked to be a JPEG or PNG.
+    /// One uploaded photo: its display name and bytes, checked to be a JPEG, PNG or WebP.
     struct Upload: Sendable {
         var name: String
         var data: Data
