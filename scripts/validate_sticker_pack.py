@@ -7,6 +7,10 @@ the code that wrote them: the ZIPs read with Python's zipfile, every image decod
 
 Prints one JSON object {"ok": bool, "errors": [...], "packs": [{"file", "stickers", ...}]} and exits
 0 when every rule holds, 1 otherwise. Needs Pillow (pip install Pillow).
+
+--fringe adds a heuristic edge check (semi-transparent pixels far in colour from the opaque ones
+next to them), meant for the default white outline: a style whose edge is drawn in contrasting
+colours on purpose (`--effect comic`'s ink line) trips it by design, with the source PNG alike.
 """
 import io
 import json
