@@ -144,7 +144,8 @@ def test_library_photos_and_the_pack_download(driver):
         link = driver.find_element(By.ID, f"download-{platform}")
         assert "disabled" not in link.get_attribute("class"), platform
         status = driver.execute_async_script(
-            "const done = arguments[0]; fetch(arguments[1]).then(r => done([r.status, r.headers.get('content-disposition')]));",
+            "const done = arguments[arguments.length - 1];"  # Selenium appends the callback last
+            " fetch(arguments[0]).then(r => done([r.status, r.headers.get('content-disposition')]), e => done([0, String(e)]));",
             link.get_attribute("href"))
         assert status[0] == 200 and "stickers.zip" in status[1], (platform, status)
 
