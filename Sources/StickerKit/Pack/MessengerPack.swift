@@ -304,7 +304,8 @@ public enum MessengerPack {
                 } catch is CancellationError {
                     throw Failure.io(path: target.path, reason: "interrupted")
                 } catch {
-                    throw Failure.io(path: target.path, reason: AtomicFileWriter.reason(error))
+                    throw Failure.io(path: target.path, reason: writeFailureReason(error, folder: target.deletingLastPathComponent(),
+                                                                                    needed: entries.reduce(0) { $0 + $1.1.count }))
                 }
             }
             for (temporary, target) in temporaries {
@@ -320,6 +321,21 @@ public enum MessengerPack {
         } catch {
             throw .io(path: archives.first?.0.path ?? "", reason: "\(error)")
         }
+    }
+}
+
+extension MessengerPack {
+    /// ZIPFoundation reports a full disk as "Data.DataError error 1": when the folder has less
+    /// room than the archive needs, say that instead.
+    static func writeFailureReason(_ error: any Error, folder: URL, needed: Int) -> String {
+        var stats = statvfs()
+        if statvfs(folder.path, &stats) == 0 {
+            let free = Int(stats.f_bavail) * Int(stats.f_frsize)
+            if free < needed + 64 * 1024 {
+                return "\(String(cString: strerror(ENOSPC))) (the pack needs about \(needed / 1024 + 1) KB, \(free / 1024) KB free)"
+            }
+        }
+        return AtomicFileWriter.reason(error)
     }
 }
 
