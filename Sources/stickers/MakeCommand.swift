@@ -137,7 +137,7 @@ struct MakeCommand: AsyncParsableCommand {
         let url = URL(fileURLWithPath: output)
         if let platform = target.platform {
             let stickers = photos.compactMap { photo in
-                model.processedPhotos[photo.id].map { MessengerPack.Input(name: photo.name, image: $0.sticker.image) }
+                model.processedPhotos[photo.id].map { MessengerPack.Input(name: photo.name, file: $0.sticker) }
             }
             let options = MessengerPack.Options(platform: platform, title: title ?? url.deletingPathExtension().lastPathComponent,
                                                 author: author, emoji: emoji, concurrency: jobs)

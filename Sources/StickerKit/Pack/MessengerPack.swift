@@ -1,3 +1,4 @@
+import ErrorReasons
 import Foundation
 import Raster
 import ZIPFoundation
@@ -12,10 +13,28 @@ import ZIPFoundation
 /// platform's byte limit by `StickerSizeFitter`. All files are written or none.
 public enum MessengerPack {
     /// A sticker to pack: its name (from the photo) and the cut-out as drawn.
+    /// One sticker to fit: its pixels, or the PNG file a batch wrote (decoded only when its turn
+    /// comes, so a pack of many stickers never holds them all).
     public struct Input: Sendable {
+        public enum Source: Sendable { case image(Image), file(URL) }
         public var name: String
-        public var image: Image
-        public init(name: String, image: Image) { self.name = name; self.image = image }
+        public var source: Source
+        public init(name: String, image: Image) { self.name = name; self.source = .image(image) }
+        public init(name: String, file: URL) { self.name = name; self.source = .file(file) }
+
+        func image() throws(Failure) -> Image {
+            switch source {
+            case .image(let image): return image
+            case .file(let url):
+                let data: Data
+                do { data = try Data(contentsOf: url) } catch {
+                    throw .io(path: url.path, reason: ErrorReason.of(error))
+                }
+                do { return try ImageDecoder.decode(data) } catch {
+                    throw .encoding(name: name, reason: "its sticker file \(url.lastPathComponent) cannot be read: \(error.reason)")
+                }
+            }
+        }
     }
 
     public struct Options: Sendable {
@@ -149,7 +168,7 @@ public enum MessengerPack {
                                       cpuMilliseconds: fitted[i].cpuMilliseconds))
             }
             entries += try packFiles(platform: options.platform, title: title, author: options.author,
-                                     first: inputs[range.lowerBound].image, stickers: stickers)
+                                     first: try inputs[range.lowerBound].image(), stickers: stickers)
             archives.append((urls[index], entries))
             report.packs.append(.init(file: urls[index].path, title: title, stickers: stickers))
         }
@@ -185,7 +204,7 @@ public enum MessengerPack {
     static func fit(_ input: Input, rules: MessengerPlatform.Rules) throws(Failure) -> Fitted {
         let clock = ContinuousClock()
         let started = clock.now, startedCPU = threadCPUMilliseconds()
-        let sticker = try fit(input.image, rules: rules, name: input.name)
+        let sticker = try fit(try input.image(), rules: rules, name: input.name)
         return Fitted(sticker: sticker, milliseconds: (clock.now - started) / .milliseconds(1),
                       cpuMilliseconds: threadCPUMilliseconds() - startedCPU)
     }
@@ -335,7 +354,7 @@ extension MessengerPack {
                 return "\(String(cString: strerror(ENOSPC))) (the pack needs about \(needed / 1024 + 1) KB, \(free / 1024) KB free)"
             }
         }
-        return AtomicFileWriter.reason(error)
+        return ErrorReason.of(error)
     }
 }
 

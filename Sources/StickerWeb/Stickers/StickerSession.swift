@@ -329,7 +329,7 @@ public final class StickerSession {
     /// the file's bytes and its name. More stickers than one pack holds is refused (the CLI splits them).
     func messengerPack(for platform: MessengerPlatform) async throws(WebError) -> (data: Data, fileName: String) {
         let inputs = model.selection.compactMap { photo in
-            model.processedPhotos[photo.id].map { MessengerPack.Input(name: photo.name, image: $0.sticker.image) }
+            model.processedPhotos[photo.id].map { MessengerPack.Input(name: photo.name, file: $0.sticker) }
         }
         guard !inputs.isEmpty else { throw .conflict("no processed stickers yet: process the photos first") }
         let rules = platform.rules
