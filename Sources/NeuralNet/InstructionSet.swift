@@ -1,29 +1,29 @@
-import Foundation
+import CCPUFeatures
 
-/// Which vector instructions the convolution kernels use. NeuralNet itself is compiled for
-/// x86-64-v3 (AVX2 + FMA); the AVX-512 matrix kernel is used only on CPUs that report AVX-512F.
+/// Which vector kernels the convolutions use. NeuralNet itself is compiled for the architecture's
+/// baseline (it runs on any x86-64 and on ARM64); the kernels are compiled once per instruction
+/// set in modules of their own (NeuralNetPortable, NeuralNetAVX2, NeuralNetAVX512) and chosen here
+/// from what the running CPU reports.
 public enum InstructionSet: Sendable, Hashable {
+    /// The baseline kernels: SSE2 on x86-64, NEON on ARM64.
+    case portable
+    /// x86-64-v3: AVX2 and FMA.
     case avx2
+    /// x86-64-v4: AVX-512.
     case avx512
-    /// AVX-512 when the CPU has it, else AVX2.
+    /// The widest the CPU has.
     case best
 
-    /// The set actually used on this machine (`.avx512` falls back to `.avx2` without support).
+    /// The set actually used on this machine: the one asked for, or the widest below it the CPU has.
     public var resolved: InstructionSet {
         switch self {
-        case .avx2: .avx2
-        case .avx512, .best: Self.cpuHasAVX512 ? .avx512 : .avx2
+        case .portable: .portable
+        case .avx2: Self.cpuHasAVX2 ? .avx2 : .portable
+        case .avx512, .best: Self.cpuHasAVX512 ? .avx512 : Self.cpuHasAVX2 ? .avx2 : .portable
         }
     }
 
-    /// Read once from /proc/cpuinfo (Linux x86-64); false elsewhere.
-    static let cpuHasAVX512: Bool = {
-        #if os(Linux) && arch(x86_64)
-        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-              let flags = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return false }
-        return flags.split(separator: " ").contains("avx512f")
-        #else
-        return false
-        #endif
-    }()
+    /// Read once from CPUID (false on other architectures).
+    static let cpuHasAVX2 = stickers_cpu_has_x86_64_v3() != 0
+    static let cpuHasAVX512 = stickers_cpu_has_x86_64_v4() != 0
 }

@@ -43,7 +43,7 @@ extension Convolution {
                                      output: output, planeStride: planeStride, residual: residual, scratch: &scratch)
                 } else {
                     convolveNarrow(channels: channels, h: h, w: w, oh: oh, ow: ow, rows: (4 * part.lowerBound)..<(4 * part.upperBound),
-                                   output: output, planeStride: planeStride, residual: residual)
+                                   output: output, planeStride: planeStride, residual: residual, kernels: scratch.kernels)
                 }
             }
             guard let residual else { return convolve(nil) }
@@ -187,7 +187,7 @@ extension Convolution {
             for index in parts.indices.dropFirst() {
                 // Moved out of `helpers` (a placeholder stays behind) so the task owns its only copy
                 // and mutates its buffers in place rather than copying them on write.
-                var lent = WinogradScratch(instructionSet: .avx2)
+                var lent = WinogradScratch(instructionSet: .portable)
                 swap(&lent, &helpers[index - 1])
                 let own = ScratchLoan(consume lent)
                 group.addTask {
@@ -196,7 +196,7 @@ extension Convolution {
                 }
             }
             var results = [(Int, [Float], WinogradScratch)]()
-            results.append((0, computePart(0, scratch: &scratch), WinogradScratch(instructionSet: .avx2)))
+            results.append((0, computePart(0, scratch: &scratch), WinogradScratch(instructionSet: .portable)))
             for await result in group { results.append(result) }
             return results.sorted { $0.0 < $1.0 }
         }
@@ -255,7 +255,7 @@ private final class ScratchLoan {
     var scratch: WinogradScratch
     init(_ scratch: consuming WinogradScratch) { self.scratch = scratch }
     func giveBack() -> WinogradScratch {
-        var out = WinogradScratch(instructionSet: .avx2)
+        var out = WinogradScratch(instructionSet: .portable)
         swap(&out, &scratch)
         return out
     }

@@ -13,7 +13,8 @@ extension Convolution {
     /// channel 0; channel planes are `planeStride` apart. `residual`, if any, is added to every
     /// output value after the ReLU.
     func convolveNarrow(channels: [ChannelRows], h: Int, w: Int, oh: Int, ow: Int, rows: Range<Int>,
-                        output: UnsafeMutablePointer<Float>, planeStride: Int, residual: ResidualRows?) {
+                        output: UnsafeMutablePointer<Float>, planeStride: Int, residual: ResidualRows?,
+                        kernels: InstructionSet) {
         precondition(channels.allSatisfy { $0.kind == .stored }, "the narrow kernel reads stored rows only")
         let c = inChannels, (pt, pl) = (pads[0], pads[1]), (dy, dx) = (dilations.h, dilations.w)
         // Columns whose nine taps all lie inside the row: 64 at a time in registers, the rest one by one.
@@ -48,16 +49,10 @@ extension Convolution {
                     }
                     var x = 0
                     while x < firstInside { out[x] = tapSum(x); x += 1 }
-                    while x + 64 <= endInside {
-                        sumTaps(into: out + x, from: sourceRows.baseAddress!, channels: c, filter: filter, bias: bias[k],
-                                column: x - pl, dx: dx)
-                        x += 64
-                    }
-                    while x + 8 <= endInside {
-                        sumTaps8(into: out + x, from: sourceRows.baseAddress!, channels: c, filter: filter, bias: bias[k],
-                                 column: x - pl, dx: dx)
-                        x += 8
-                    }
+                    let vectorColumns = (endInside - x) / 8 * 8
+                    kernels.narrowTapSums(into: out + x, from: sourceRows.baseAddress!, channels: c, filter: filter,
+                                          bias: bias[k], column: x - pl, dx: dx, count: vectorColumns)
+                    x += vectorColumns
                     while x < ow { out[x] = tapSum(x); x += 1 }
                     if fusedRelu { for x in 0..<ow { out[x] = max(out[x], 0) } }
                     if let residual {
@@ -68,46 +63,4 @@ extension Convolution {
             }
         }}
     }
-}
-
-/// out[0..<64] = bias + Σ over channels, rows ky and taps kx of filter · row[column + kx·dx + i]:
-/// eight SIMD8 accumulators held in registers over all 9·C taps.
-@inline(__always)
-private func sumTaps(into out: UnsafeMutablePointer<Float>, from rows: UnsafePointer<UnsafePointer<Float>?>, channels: Int,
-                     filter: UnsafePointer<Float>, bias: Float, column: Int, dx: Int) {
-    var a0 = SIMD8<Float>(repeating: bias), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
-    for tapRow in 0..<(3 * channels) {
-        guard let row = rows[tapRow] else { continue }
-        for kx in 0..<3 {
-            let weight = SIMD8<Float>(repeating: filter[tapRow * 3 + kx])
-            let p = UnsafeRawPointer(row + column + kx * dx)
-            a0.addProduct(weight, p.loadUnaligned(as: SIMD8<Float>.self))
-            a1.addProduct(weight, p.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self))
-            a2.addProduct(weight, p.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self))
-            a3.addProduct(weight, p.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self))
-            a4.addProduct(weight, p.loadUnaligned(fromByteOffset: 128, as: SIMD8<Float>.self))
-            a5.addProduct(weight, p.loadUnaligned(fromByteOffset: 160, as: SIMD8<Float>.self))
-            a6.addProduct(weight, p.loadUnaligned(fromByteOffset: 192, as: SIMD8<Float>.self))
-            a7.addProduct(weight, p.loadUnaligned(fromByteOffset: 224, as: SIMD8<Float>.self))
-        }
-    }
-    let o = UnsafeMutableRawPointer(out)
-    o.storeBytes(of: a0, as: SIMD8<Float>.self); o.storeBytes(of: a1, toByteOffset: 32, as: SIMD8<Float>.self)
-    o.storeBytes(of: a2, toByteOffset: 64, as: SIMD8<Float>.self); o.storeBytes(of: a3, toByteOffset: 96, as: SIMD8<Float>.self)
-    o.storeBytes(of: a4, toByteOffset: 128, as: SIMD8<Float>.self); o.storeBytes(of: a5, toByteOffset: 160, as: SIMD8<Float>.self)
-    o.storeBytes(of: a6, toByteOffset: 192, as: SIMD8<Float>.self); o.storeBytes(of: a7, toByteOffset: 224, as: SIMD8<Float>.self)
-}
-
-/// As `sumTaps`, for 8 columns.
-@inline(__always)
-private func sumTaps8(into out: UnsafeMutablePointer<Float>, from rows: UnsafePointer<UnsafePointer<Float>?>, channels: Int,
-                      filter: UnsafePointer<Float>, bias: Float, column: Int, dx: Int) {
-    var a = SIMD8<Float>(repeating: bias)
-    for tapRow in 0..<(3 * channels) {
-        guard let row = rows[tapRow] else { continue }
-        for kx in 0..<3 {
-            a.addProduct(SIMD8(repeating: filter[tapRow * 3 + kx]), UnsafeRawPointer(row + column + kx * dx).loadUnaligned(as: SIMD8<Float>.self))
-        }
-    }
-    UnsafeMutableRawPointer(out).storeBytes(of: a, as: SIMD8<Float>.self)
 }

@@ -1,9 +1,12 @@
+#if arch(x86_64)
 import NeuralNetAVX512
+#endif
 
 // 3×3 stride-1 convolution by Winograd's minimal filtering F(4×4, 3×3) (Lavin & Gray 2015):
 // each 4×4 output tile costs 36 multiplies per (input, output) channel pair instead of 144, and
 // the 36 products per tile become 36 independent matrix products [K×C]·[C×tiles], which run as
-// register-blocked SIMD8 micro-kernels. Transforms are vectorised over 8 tiles of a row.
+// register-blocked SIMD8 micro-kernels. Transforms are vectorised over 8 tiles of a row. The
+// kernels live in NeuralNetPortable/NeuralNetAVX2 and NeuralNetAVX512 (see KernelDispatch.swift).
 //
 //   V = Bᵀ d B (6×6 input patch)    U = G g Gᵀ (each run of a layer)    Y = Aᵀ [U ⊙ V] A
 //
@@ -81,11 +84,11 @@ struct WinogradFilter: Sendable {
 
 /// Scratch buffers of one task's Winograd convolutions, grown on demand.
 struct WinogradScratch {
-    /// Whether the matrix products use the AVX-512 kernel (only if the CPU has it).
-    var usesAVX512: Bool
+    /// The kernels used: the instruction set asked for, resolved for this CPU.
+    var kernels: InstructionSet
 
     init(instructionSet: InstructionSet = .best) {
-        usesAVX512 = instructionSet.resolved == .avx512
+        kernels = instructionSet.resolved
     }
 
     var transformedFilters: [Float] = []
@@ -144,8 +147,13 @@ extension Convolution {
         let rowWidth = 32 * groupsPerRow + 8
         // Slots per block: V and M each about ≤ 512 KB (L2), a multiple of the kernel width (24
         // slots for AVX2, 48 for AVX-512, i.e. 3 or 6 groups of 8).
-        let wide = scratch.usesAVX512
+        let kernels = scratch.kernels
+        #if arch(x86_64)
+        let wide = kernels == .avx512
         let kernelGroups = wide ? 6 : 3
+        #else
+        let kernelGroups = 3
+        #endif
         let slotsByCache = 3600 / max(c, kp)
         let blockGroups = max(kernelGroups, min(12, slotsByCache / 8 / kernelGroups * kernelGroups))
         let slots = 8 * blockGroups
@@ -194,25 +202,31 @@ extension Convolution {
                             return source.row(y, x0: x0, x1: x1, tables: tables, scratch: fused! + r * w, blend: blend!)
                         }
                         let r = (row(0), row(1), row(2), row(3), row(4), row(5))
+                        #if arch(x86_64)
                         if wide {
                             winogradInputColumnsAVX512(r.0, r.1, r.2, r.3, r.4, r.5, x0: x0, x1: x1, into: t + pl, stride: rowWidth)
                         } else {
-                            winogradInputColumns(r, x0: x0, x1: x1, into: t + pl, stride: rowWidth)
+                            kernels.winogradInputColumns(r, x0: x0, x1: x1, into: t + pl, stride: rowWidth)
                         }
+                        #else
+                        kernels.winogradInputColumns(r, x0: x0, x1: x1, into: t + pl, stride: rowWidth)
+                        #endif
                         // Horizontal pass ·B for each group of 8 tiles (two at once with AVX-512:
                         // their slots are adjacent).
                         var g = g0
                         while g < g1 {
                             let slot = 8 * (group + (g - g0) - blockStart)
+                            #if arch(x86_64)
                             if wide && g + 1 < g1 {
                                 winogradInputGroup16AVX512(t + 32 * g, stride: rowWidth,
                                                            into: v + channel * sPadded + slot, xiStride: c * sPadded)
                                 g += 2
-                            } else {
-                                winogradInputGroup(t + 32 * g, stride: rowWidth,
-                                                   into: v + channel * sPadded + slot, xiStride: c * sPadded)
-                                g += 1
+                                continue
                             }
+                            #endif
+                            kernels.winogradInputGroup(t + 32 * g, stride: rowWidth,
+                                                       into: v + channel * sPadded + slot, xiStride: c * sPadded)
+                            g += 1
                         }
                         group += g1 - g0
                     }
@@ -222,24 +236,16 @@ extension Convolution {
                     for xi in 0..<36 { for channel in 0..<c { (v + (xi * c + channel) * sPadded + s).update(repeating: 0, count: sPadded - s) } }
                 }
                 // 2. Thirty-six products M[ξ] = U[ξ]·V[ξ].
-                if wide {
-                    for xi in 0..<36 {
+                for xi in 0..<36 {
+                    #if arch(x86_64)
+                    if wide {
                         winogradProductsAVX512(u: u + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * sPadded,
                                                mStride: 36 * sPadded, inChannels: c, paddedOutChannels: kp, slots: sPadded)
+                        continue
                     }
-                } else {
-                for xi in 0..<36 {
-                    let vXi = UnsafePointer(v + xi * c * sPadded)
-                    for kb in 0..<(kp / 4) {
-                        let uBlock = u + (xi * (kp / 4) + kb) * c * 4
-                        let mBlock = m + (4 * kb * 36 + xi) * sPadded
-                        var col = 0
-                        while col < sPadded {
-                            winogradKernel4x24(u: uBlock, v: vXi + col, vStride: sPadded, count: c, m: mBlock + col, mStride: 36 * sPadded)
-                            col += 24
-                        }
-                    }
-                }
+                    #endif
+                    kernels.winogradProducts(u: u + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * sPadded,
+                                             mStride: 36 * sPadded, inChannels: c, paddedOutChannels: kp, slots: sPadded)
                 }
                 // 3. Output transform, bias, ReLU and residual into the output rows.
                 for channel in 0..<k {
@@ -250,173 +256,23 @@ extension Convolution {
                         let ty = group / groupsPerRow, g = group % groupsPerRow
                         let products = m + channel * 36 * sPadded + 8 * (group - blockStart)
                         // Two groups of one tile row at once with AVX-512 where all 16 tiles are inside.
+                        #if arch(x86_64)
                         if wide && group + 1 < blockEnd && g + 1 < groupsPerRow && 32 * g + 64 <= ow {
                             winogradOutputGroup16AVX512(products, xiStride: sPadded, bias: biasBuffer[channel], relu: fusedRelu,
                                                         into: outPlane, residual: residualPlane.map { UnsafePointer($0) },
                                                         row0: 4 * ty - outputRow0, rowsLeft: oh - 4 * ty, column0: 32 * g, width: ow)
                             group += 2
-                        } else {
-                            winogradOutputGroup(products, xiStride: sPadded, bias: biasBuffer[channel], relu: fusedRelu,
-                                                into: outPlane, residual: residualPlane, row0: 4 * ty - outputRow0,
-                                                rowsLeft: oh - 4 * ty, tileX0: 8 * g, tilesX: tilesX, width: ow)
-                            group += 1
+                            continue
                         }
+                        #endif
+                        kernels.winogradOutputGroup(products, xiStride: sPadded, bias: biasBuffer[channel], relu: fusedRelu,
+                                                    into: outPlane, residual: residualPlane, row0: 4 * ty - outputRow0,
+                                                    rowsLeft: oh - 4 * ty, tileX0: 8 * g, tilesX: tilesX, width: ow)
+                        group += 1
                     }
                 }
                 blockStart = blockEnd
             }
         }}}}}}}}
-    }
-}
-
-@inline(__always)
-private func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
-    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
-}
-
-@inline(__always)
-private func store8(_ value: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(p).storeBytes(of: value, as: SIMD8<Float>.self)
-}
-
-/// Bᵀ applied down the columns x0..<x1 of six input rows: six rows of `t` (t[x] ↔ input column x).
-private func winogradInputColumns(_ r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
-                                          UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-                                  x0: Int, x1: Int, into t: UnsafeMutablePointer<Float>, stride: Int) {
-    let (r0, r1, r2, r3, r4, r5) = r
-    var x = x0
-    while x + 8 <= x1 {
-        let d0 = load8(r0 + x), d1 = load8(r1 + x), d2 = load8(r2 + x)
-        let d3 = load8(r3 + x), d4 = load8(r4 + x), d5 = load8(r5 + x)
-        store8(4 * d0 - 5 * d2 + d4, t + x)
-        store8(d4 + d3 - 4 * (d1 + d2), t + stride + x)
-        store8(d4 - d3 + 4 * (d1 - d2), t + 2 * stride + x)
-        store8(d4 - d2 + 2 * (d3 - d1), t + 3 * stride + x)
-        store8(d4 - d2 - 2 * (d3 - d1), t + 4 * stride + x)
-        store8(4 * d1 - 5 * d3 + d5, t + 5 * stride + x)
-        x += 8
-    }
-    while x < x1 {
-        let d0 = r0[x], d1 = r1[x], d2 = r2[x], d3 = r3[x], d4 = r4[x], d5 = r5[x]
-        t[x] = 4 * d0 - 5 * d2 + d4
-        t[stride + x] = d4 + d3 - 4 * (d1 + d2)
-        t[2 * stride + x] = d4 - d3 + 4 * (d1 - d2)
-        t[3 * stride + x] = d4 - d2 + 2 * (d3 - d1)
-        t[4 * stride + x] = d4 - d2 - 2 * (d3 - d1)
-        t[5 * stride + x] = 4 * d1 - 5 * d3 + d5
-        x += 1
-    }
-}
-
-/// ·B along each of the six rows for 8 consecutive tiles (lanes), storing V[6i + j] for the group.
-private func winogradInputGroup(_ t: UnsafeMutablePointer<Float>, stride: Int,
-                                into v: UnsafeMutablePointer<Float>, xiStride: Int) {
-    for i in 0..<6 {
-        let row = UnsafeRawPointer(t + i * stride)
-        // De-interleave columns 4l + s of the 8 tiles: s = 0…3 from one 32-wide load, 4 and 5 from
-        // the next tile's first two columns.
-        let a = row.loadUnaligned(as: SIMD32<Float>.self)
-        let b = row.loadUnaligned(fromByteOffset: 16, as: SIMD32<Float>.self)
-        let even = a.evenHalf, odd = a.oddHalf
-        let d0 = even.evenHalf, d2 = even.oddHalf, d1 = odd.evenHalf, d3 = odd.oddHalf
-        let d4 = b.evenHalf.evenHalf, d5 = b.oddHalf.evenHalf
-        let out = v + 6 * i * xiStride
-        store8(4 * d0 - 5 * d2 + d4, out)
-        store8(d4 + d3 - 4 * (d1 + d2), out + xiStride)
-        store8(d4 - d3 + 4 * (d1 - d2), out + 2 * xiStride)
-        store8(d4 - d2 + 2 * (d3 - d1), out + 3 * xiStride)
-        store8(d4 - d2 - 2 * (d3 - d1), out + 4 * xiStride)
-        store8(4 * d1 - 5 * d3 + d5, out + 5 * xiStride)
-    }
-}
-
-/// m[0..<4][0..<24] = Σ_c u[c][0..<4] · v[c][0..<24]: 12 accumulators of SIMD8 (AVX2: 16 registers).
-@inline(__always)
-private func winogradKernel4x24(u: UnsafePointer<Float>, v: UnsafePointer<Float>, vStride: Int, count: Int,
-                                m: UnsafeMutablePointer<Float>, mStride: Int) {
-    var a00 = SIMD8<Float>(), a01 = SIMD8<Float>(), a02 = SIMD8<Float>()
-    var a10 = SIMD8<Float>(), a11 = SIMD8<Float>(), a12 = SIMD8<Float>()
-    var a20 = SIMD8<Float>(), a21 = SIMD8<Float>(), a22 = SIMD8<Float>()
-    var a30 = SIMD8<Float>(), a31 = SIMD8<Float>(), a32 = SIMD8<Float>()
-    var vp = v, up = u
-    for _ in 0..<count {
-        let v0 = load8(vp), v1 = load8(vp + 8), v2 = load8(vp + 16)
-        let u0 = SIMD8(repeating: up[0]), u1 = SIMD8(repeating: up[1])
-        let u2 = SIMD8(repeating: up[2]), u3 = SIMD8(repeating: up[3])
-        a00.addProduct(u0, v0); a01.addProduct(u0, v1); a02.addProduct(u0, v2)
-        a10.addProduct(u1, v0); a11.addProduct(u1, v1); a12.addProduct(u1, v2)
-        a20.addProduct(u2, v0); a21.addProduct(u2, v1); a22.addProduct(u2, v2)
-        a30.addProduct(u3, v0); a31.addProduct(u3, v1); a32.addProduct(u3, v2)
-        vp += vStride
-        up += 4
-    }
-    store8(a00, m); store8(a01, m + 8); store8(a02, m + 16)
-    store8(a10, m + mStride); store8(a11, m + mStride + 8); store8(a12, m + mStride + 16)
-    store8(a20, m + 2 * mStride); store8(a21, m + 2 * mStride + 8); store8(a22, m + 2 * mStride + 16)
-    store8(a30, m + 3 * mStride); store8(a31, m + 3 * mStride + 8); store8(a32, m + 3 * mStride + 16)
-}
-
-/// Aᵀ·M·A for 8 tiles (lanes) of one output channel, plus bias and optional ReLU, written into the
-/// output plane where the tiles fall inside it.
-/// `residual`, when given, is a plane laid out like `plane` whose values are added last (after the
-/// ReLU: a fused residual Add).
-private func winogradOutputGroup(_ m: UnsafeMutablePointer<Float>, xiStride: Int, bias: Float, relu: Bool,
-                                 into plane: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?,
-                                 row0: Int, rowsLeft: Int, tileX0: Int, tilesX: Int, width: Int) {
-    withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 24) { q in
-    // Column pass: q[a][j] = Σ_i Aᵀ[a][i] m[i][j].
-    for j in 0..<6 {
-        let m0 = load8(m + j * xiStride), m1 = load8(m + (6 + j) * xiStride), m2 = load8(m + (12 + j) * xiStride)
-        let m3 = load8(m + (18 + j) * xiStride), m4 = load8(m + (24 + j) * xiStride), m5 = load8(m + (30 + j) * xiStride)
-        let s12 = m1 + m2, d12 = m1 - m2, s34 = m3 + m4, d34 = m3 - m4
-        q[j] = m0 + s12 + s34
-        q[6 + j] = d12 + 2 * d34
-        q[12 + j] = s12 + 4 * s34
-        q[18 + j] = d12 + 8 * d34 + m5
-    }
-    let bias8 = SIMD8<Float>(repeating: bias)
-    let tilesHere = min(8, tilesX - tileX0)
-    let fullWidth = 4 * (tileX0 + 8) <= width
-    for a in 0..<min(4, rowsLeft) {
-        let r = a * 6
-        let s12 = q[r + 1] + q[r + 2], d12 = q[r + 1] - q[r + 2], s34 = q[r + 3] + q[r + 4], d34 = q[r + 3] - q[r + 4]
-        var y0 = q[r] + s12 + s34 + bias8
-        var y1 = d12 + 2 * d34 + bias8
-        var y2 = s12 + 4 * s34 + bias8
-        var y3 = d12 + 8 * d34 + q[r + 5] + bias8
-        if relu {
-            y0.replace(with: 0, where: y0 .< 0); y1.replace(with: 0, where: y1 .< 0)
-            y2.replace(with: 0, where: y2 .< 0); y3.replace(with: 0, where: y3 .< 0)
-        }
-        let offset = (row0 + a) * width + 4 * tileX0
-        let row = plane + offset
-        if fullWidth {
-            // Interleave to y0[0] y1[0] y2[0] y3[0] y0[1] …: pairs of floats, then pairs of pairs.
-            var low = SIMD16<Float>(), high = SIMD16<Float>()
-            low.evenHalf = y0; low.oddHalf = y1
-            high.evenHalf = y2; high.oddHalf = y3
-            var all = SIMD16<UInt64>()
-            all.evenHalf = unsafeBitCast(low, to: SIMD8<UInt64>.self)
-            all.oddHalf = unsafeBitCast(high, to: SIMD8<UInt64>.self)
-            UnsafeMutableRawPointer(row).storeBytes(of: unsafeBitCast(all, to: SIMD32<Float>.self), as: SIMD32<Float>.self)
-            if let residual {
-                let r = residual + offset
-                store8(load8(row) + load8(r), row); store8(load8(row + 8) + load8(r + 8), row + 8)
-                store8(load8(row + 16) + load8(r + 16), row + 16); store8(load8(row + 24) + load8(r + 24), row + 24)
-            }
-        } else {
-            let columnsLeft = width - 4 * tileX0
-            for l in 0..<tilesHere {
-                let ys = (y0[l], y1[l], y2[l], y3[l])
-                if 4 * l < columnsLeft { row[4 * l] = ys.0 }
-                if 4 * l + 1 < columnsLeft { row[4 * l + 1] = ys.1 }
-                if 4 * l + 2 < columnsLeft { row[4 * l + 2] = ys.2 }
-                if 4 * l + 3 < columnsLeft { row[4 * l + 3] = ys.3 }
-            }
-            if let residual {
-                for x in 0..<min(columnsLeft, 4 * tilesHere) { row[x] += residual[offset + x] }
-            }
-        }
-    }
     }
 }

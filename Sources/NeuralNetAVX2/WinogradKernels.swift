@@ -1,0 +1,1 @@
+../NeuralNetPortable/WinogradKernels.swift
