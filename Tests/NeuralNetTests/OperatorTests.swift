@@ -130,7 +130,37 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
             var avx2 = WinogradScratch(instructionSet: .avx2), avx512 = WinogradScratch(instructionSet: .avx512)
             #expect(try conv([.tensor(x)], residual: residual, scratch: &avx2) == conv([.tensor(x)], residual: residual, scratch: &avx512))
         }
-        #expect(InstructionSet.avx2.resolved == .avx2)
+    }
+
+    @Test("the portable kernels (any CPU) give the AVX2 kernels' results within rounding, Winograd and narrow")
+    func portableAndAVX2KernelsAgree() throws {
+        // The portable kernels multiply then add where AVX2 fuses the two (x86-64 without FMA): the
+        // last bit may differ, nothing more. On ARM64 both fuse, and on a CPU without AVX2 both
+        // sessions use the portable kernels.
+        for (c, k, h, w, relu) in [(5, 6, 13, 10, false), (64, 16, 40, 40, true), (16, 16, 23, 160, true), (64, 1, 23, 150, false)] {
+            let x = pseudoRandom([1, c, h, w], seed: UInt64(c + k))
+            var conv = try Convolution(weights: pseudoRandom([k, c, 3, 3], seed: 8), bias: pseudoRandom([k], seed: 2).scalars,
+                                       pads: [1, 1, 1, 1])
+            conv.fusedRelu = relu
+            #expect(conv.winograd != nil || conv.narrow)
+            let residual = RowBands(pseudoRandom([1, k, h, w], seed: 5))
+            var portable = WinogradScratch(instructionSet: .portable), avx2 = WinogradScratch(instructionSet: .avx2)
+            let a = try conv([.tensor(x)], residual: residual, scratch: &portable)
+            let b = try conv([.tensor(x)], residual: residual, scratch: &avx2)
+            #expect(a.shape == b.shape)
+            #expect(maxAbsDifference(a.scalars, b.scalars) < 1e-5 * Float(c))
+        }
+    }
+
+    @Test("an instruction set resolves to itself or the widest below it that the CPU has")
+    func instructionSetsResolveToWhatTheCPUHas() {
+        #expect(InstructionSet.portable.resolved == .portable)
+        #expect(InstructionSet.avx2.resolved == (InstructionSet.cpuHasAVX2 ? .avx2 : .portable))
+        #expect(InstructionSet.best.resolved == InstructionSet.avx512.resolved)
+        #expect(InstructionSet.best.resolved != .avx512 || InstructionSet.cpuHasAVX2)
+        #if !arch(x86_64)
+        #expect(InstructionSet.best.resolved == .portable)
+        #endif
     }
 
     @Test func dilatedStridedAndUnpaddedConvolutionsMatchTheDefinition() throws {
