@@ -1,9 +1,9 @@
 // The Winograd convolution's matrix products with 512-bit vectors, for CPUs with AVX-512F.
 //
-// A module of its own because Swift compiles a whole module for one CPU: NeuralNet targets
-// x86-64-v3 (AVX2 + FMA, every machine we run on), this one Skylake-AVX512, and NeuralNet calls in
-// here only after checking the running CPU has AVX-512F. Same arithmetic in the same order as the
-// AVX2 kernel (one FMA per input channel into each output), so results are bit-identical.
+// A module of its own because Swift compiles a whole module for one CPU: this one Skylake-AVX512
+// (x86-64-v4), and NeuralNet calls in here only after CPUID says the running CPU has it. Same
+// arithmetic in the same order as NeuralNetAVX2's kernel (one FMA per input channel into each
+// output), so results are bit-identical.
 
 /// For one ξ: m[k·mStride + s] = Σ_c u[k/4][c][k%4] · v[c][s] for k < paddedK and s < slots (a
 /// multiple of 48), with u packed in blocks of 4 output channels as NeuralNet's WinogradFilter stores it.

@@ -1,7 +1,7 @@
 // The Winograd F(4×4, 3×3) input and output transforms with 512-bit vectors: 16 tiles per call
-// where NeuralNet's AVX2 transforms take 8. The formulas are NeuralNet's, lane for lane (no fused
-// multiply-adds in either), so both paths give the same bits; NeuralNet calls these only on CPUs
-// with AVX-512F and falls back to its 8-tile transforms at the edges of a row. The formulas are
+// where NeuralNetAVX2's transforms take 8. The formulas are NeuralNetPortable's, lane for lane (no
+// fused multiply-adds in either), so all paths give the same bits; NeuralNet calls these only on
+// CPUs with AVX-512 and falls back to the 8-tile transforms at the edges of a row. The formulas are
 // written twice on purpose: a module is compiled for one CPU, and AVX2 machines must never run
 // code compiled for this one.
 
