@@ -40,10 +40,26 @@ swift_flags=(-swift-version 6 -parse-as-library -O -g -sanitize=fuzzer,address
              -enable-upcoming-feature InferIsolatedConformances)
 mkdir -p "$out/obj" "$out/crashes" "$out/corpus/$target"
 
+# CPUID for choosing kernels (CImageCodecs and NeuralNet call it), with a module map for Swift.
+cpu_features_object() {
+    local o=$out/obj/cpu_features.o
+    if [ ! -f "$o" ] || [ Sources/CCPUFeatures/cpu_features.c -nt "$o" ]; then
+        "$clang" -c -O1 -g -ISources/CCPUFeatures/include Sources/CCPUFeatures/cpu_features.c -o "$o"
+    fi
+    cat > "$out/obj/CCPUFeatures.modulemap" <<EOF
+module CCPUFeatures {
+    header "$root/Sources/CCPUFeatures/include/cpu_features.h"
+    export *
+}
+EOF
+    echo "$o"
+}
+
 # The C shims, instrumented like the Swift code, and a module map so Swift can import them.
 codec_objects() {
     local cflags
-    cflags="$(pkg-config --cflags libpng libjpeg)"
+    cflags="$(pkg-config --cflags libpng libjpeg) -ISources/CCPUFeatures/include"
+    cpu_features_object
     for c in Sources/CImageCodecs/*.c; do
         local o=$out/obj/$(basename "$c" .c).o
         if [ ! -f "$o" ] || [ "$c" -nt "$o" ]; then
@@ -86,7 +102,7 @@ case $target in
                 -emit-object -wmo -o "$out/obj/$name.o" "${kernel[@]}"
             extra+=("$out/obj/$name.o")
         done
-        extra+=(-I "$out/obj")
+        extra+=(-I "$out/obj" "$(cpu_features_object)" -Xcc -fmodule-map-file="$out/obj/CCPUFeatures.modulemap")
         mapfile -t sources < <(find Sources/NeuralNet -name '*.swift' | sort)
         ;;
     multipart) sources=(Sources/StickerWeb/Server/MultipartForm.swift) ;;
