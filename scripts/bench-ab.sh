@@ -12,6 +12,8 @@ for round in $(seq 1 "$rounds"); do
     for side in before after; do
         bin=${!side}
         echo "== $side, round $round ($(cut -d' ' -f1 /proc/loadavg) load)"
-        "$bin" "$@" | grep -E 'median|×' || true
+        # Timing lines and the sticker suite's stage lines (with their CPU time), then the whole
+        # process's CPU time: less disturbed than wall time when other processes share the cores.
+        /usr/bin/time -f "  process CPU time %U s user + %S s system" "$bin" "$@" 2>&1 | grep -E 'median|×| cpu |process CPU' || true
     done
 done
