@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds Tests/Fixtures/Consumer, a package depending on StickerKit by path, and runs it on a
 # sample: proves a dependent builds with what it inherits from our manifest. Debug build of
-# StickerKit and what it needs only (no Hummingbird): about 2 minutes from clean on 2 cores.
+# StickerKit and what it needs only (no Hummingbird is compiled, though every dependency of the
+# package is resolved): 1.6 CPU-minutes from clean, 14 minutes of wall time when measured on a
+# 2-core machine at load average 20-29.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set +e
