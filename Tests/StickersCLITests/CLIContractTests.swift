@@ -12,6 +12,17 @@ import ZIPFoundation
         ["--no-such-option"], ["make", "photo.jpg"], ["make", "photo.jpg", "-o", "p.zip", "--colors", "99"],
         ["sticker"], ["palette", "a.jpg", "-n", "0"], ["palette", "a.jpg", "--format", "bmp"],
         ["catalog", "--count", "0"], ["serve", "--port", "notaport"], ["model", "nonsense"],
+        // Styles: a bad hex colour, an outline outside 0…100, an unknown effect (sticker and make).
+        ["sticker", "a.jpg", "-o", "x.png", "--outline-color", "#GGHHII"], ["sticker", "a.jpg", "-o", "x.png", "--outline", "101"],
+        ["sticker", "a.jpg", "-o", "x.png", "--effect", "glitter"], ["make", "a.jpg", "-o", "p.zip", "--outline", "-1"],
+        ["make", "a.jpg", "-o", "p.zip", "--outline-color", "red"], ["sticker", "a.jpg", "-o", "x.png", "--outline", "4", "--no-outline"],
+        // Messenger packs: an unknown target, an emoji that is not one emoji.
+        ["make", "a.jpg", "-o", "p.zip", "--for", "myspace"], ["make", "a.jpg", "-o", "p", "--for", "whatsapp", "--emoji", "ab"],
+        // Palette moods; catalog dates outside 1995-06-16…today or not yyyy-MM-dd.
+        ["palette", "a.jpg", "--mood", "sleepy"], ["catalog", "--date", "1995-06-15"], ["catalog", "--date", "2024-13-01"],
+        ["catalog", "--date", "2999-01-01"], ["catalog", "--start", "2024-01-05", "--end", "2024-01-01"],
+        // Subjects: --subject is a rank from 1, main or all.
+        ["sticker", "a.jpg", "-o", "x.png", "--subject", "0"], ["make", "a.jpg", "-o", "p.zip", "--subject", "2"],
     ])
     func usageErrors(arguments: [String]) async throws {
         let run = try await Stickers.run(arguments)
@@ -209,6 +220,35 @@ import ZIPFoundation
                                                 environment: ["STICKERS_MODEL": model])
         #expect(unwritable.status == 74, "\(unwritable)")
         #expect(contents(of: folder) == ["notes.jpg", "s.mask.png", "s.png"])
+    }
+
+    @Test("sticker --list-subjects --json lists ranked subjects; a choice that does not exist is refused (64, 65)")
+    func subjectChoices() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment: [String: String?] = ["STICKERS_MODEL": model]
+        let photo = Stickers.sample("coffee.png")
+        let listed = try await Stickers.run(["sticker", photo, "--list-subjects", "--json"], environment: environment)
+        #expect(listed.status == 0, "\(listed)")
+        struct Listing: Decodable {
+            struct Subject: Decodable { var bbox: [Int]; var point: [Int]; var share: Double }
+            var subjects: [Subject]
+        }
+        let subjects = try JSONDecoder().decode(Listing.self, from: Data(listed.output.utf8)).subjects
+        #expect(!subjects.isEmpty)
+        for subject in subjects {
+            #expect(subject.bbox.count == 4 && subject.point.count == 2 && (0...1).contains(subject.share))
+            #expect((subject.bbox[0]..<subject.bbox[2]).contains(subject.point[0]))
+            #expect((subject.bbox[1]..<subject.bbox[3]).contains(subject.point[1]))
+        }
+        let out = folder.appending(path: "x.png").path
+        let outside = try await Stickers.run(["sticker", photo, "-o", out, "--point", "100000,5"], environment: environment)
+        #expect(outside.status == 64, "\(outside)")
+        let missing = try await Stickers.run(["sticker", photo, "-o", out, "--subject", "\(subjects.count + 1)"], environment: environment)
+        #expect(missing.status == 65, "\(missing)")
+        #expect(missing.stderr.contains("\(subjects.count) subject"))
+        #expect(contents(of: folder).isEmpty)
     }
 
     // MARK: catalog (against a local fake APOD server)
