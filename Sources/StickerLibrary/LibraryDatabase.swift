@@ -110,12 +110,21 @@ struct LibraryDatabase: Sendable {
             }
             try db.create(indexOn: "colorScheme", columns: ["createdAt"])
         }
+        migrator.registerMigration(Migration.v3) { db in
+            // The Space tab's favourites, in the person's order (most recently added first).
+            try db.create(table: "spaceFavorite") { t in
+                t.primaryKey("date", .text)
+                t.column("json", .jsonText).notNull()
+                t.column("position", .integer).notNull()
+            }
+        }
         return migrator
     }
 
     enum Migration {
         static let v1 = "v1-photos-results-colours-space"
         static let v2 = "v2-packs"
+        static let v3 = "v3-space-favourites"
     }
 
     static func classify(_ error: any Error, path: String) -> LibraryError {

@@ -103,6 +103,19 @@ public struct CatalogEntryRecord: Codable, Sendable, Hashable, FetchableRecord, 
     }
 }
 
+/// One of the Space tab's favourite photos: the API's entry as JSON, and its place in the list.
+public struct SpaceFavoriteRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "spaceFavorite"
+
+    public var date: String
+    public var json: String
+    public var position: Int
+
+    public init(date: String, json: String, position: Int) {
+        self.date = date; self.json = json; self.position = position
+    }
+}
+
 /// A pack that was exported.
 public struct ExportedPack: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "pack"

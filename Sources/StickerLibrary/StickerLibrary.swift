@@ -128,6 +128,19 @@ public final class StickerLibrary: Sendable {
         try await read { db in try CatalogEntryRecord.order(Column("date").desc).fetchAll(db) }
     }
 
+    /// The Space tab's favourites, in their order.
+    public func spaceFavorites() async throws(LibraryError) -> [SpaceFavoriteRecord] {
+        try await read { db in try SpaceFavoriteRecord.order(Column("position")).fetchAll(db) }
+    }
+
+    /// Replaces the favourites with `favorites`, in one transaction.
+    public func setSpaceFavorites(_ favorites: [SpaceFavoriteRecord]) async throws(LibraryError) {
+        try await write { db in
+            try SpaceFavoriteRecord.deleteAll(db)
+            for favorite in favorites { try favorite.insert(db) }
+        }
+    }
+
     // MARK: Packs
 
     public func recordPack(_ pack: ExportedPack) async throws(LibraryError) {

@@ -101,9 +101,13 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(error)", ExitStatus.ioError)
         }
-        let space = SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 12)),
-                                 stickers: session, store: store)
+        // Favourites and the photos seen before live in the library, so a restart or an
+        // unreachable API still has them.
+        let catalog = CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 12),
+                                   store: LibraryCatalogStore(library: store))
+        let space = SpaceSession(model: catalog, stickers: session, store: store)
         do { try await space.restore() } catch { throw fail("\(error)", ExitStatus.ioError) }
+        await catalog.loadFavorites()
         let sessions = WebSessions(stickers: session, colors: colors, space: space)
         let app = WebApplication.make(configuration: configuration, sessions: sessions) { port in
             // Scripts wait for this line to learn the port (with --port 0): write it unbuffered.

@@ -21,8 +21,8 @@ func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
                 (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%' AND name NOT LIKE 'sqlite_%' ORDER BY name"),
                  try LibraryDatabase.migrator.appliedIdentifiers(db))
             }
-            #expect(tables == ["catalogEntry", "colorScheme", "pack", "photo", "result", "savedSpacePhoto"])
-            #expect(applied == [LibraryDatabase.Migration.v1, LibraryDatabase.Migration.v2])
+            #expect(tables == ["catalogEntry", "colorScheme", "pack", "photo", "result", "savedSpacePhoto", "spaceFavorite"])
+            #expect(applied == [LibraryDatabase.Migration.v1, LibraryDatabase.Migration.v2, LibraryDatabase.Migration.v3])
             let mode = try await library.database.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
             #expect(mode == "wal")
         }
