@@ -3,11 +3,13 @@ import Foundation
 /// Writes a file so that readers see either the old file or the complete new one, never a part:
 /// the content goes to a hidden temporary file beside the target, which is renamed over it
 /// (rename(2) is atomic within a file system). On any failure or cancellation the temporary file
-/// is removed and the target is left as it was.
+/// is removed and the target is left as it was. A process killed outright (`kill -9`) cannot
+/// remove its own: its temporary files name its process id, and the next write to that folder
+/// removes those whose process is gone.
 public enum AtomicFileWriter {
     public static func write(to destination: URL, _ produce: (URL) throws -> Void) throws {
-        let directory = destination.deletingLastPathComponent()
-        let temporary = directory.appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).partial")
+        let temporary = temporaryURL(for: destination)
+        removeLeftovers(in: destination.deletingLastPathComponent())
         do {
             try produce(temporary)
             // The last moment to give up: after the rename the file is complete and in place.
@@ -19,6 +21,37 @@ public enum AtomicFileWriter {
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }
+    }
+
+    /// A hidden file beside `destination` for its new content: `.NAME.PID.UUID.partial`.
+    public static func temporaryURL(for destination: URL) -> URL {
+        destination.deletingLastPathComponent()
+            .appending(path: ".\(destination.lastPathComponent).\(getpid()).\(UUID().uuidString).partial")
+    }
+
+    /// Removes the temporary files in `directory` left by processes that no longer run (killed
+    /// before they could clean up). Those of running processes — another write in progress — are
+    /// kept; so are files this writer did not make.
+    public static func removeLeftovers(in directory: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".partial") {
+            guard let pid = leftoverProcessID(name), !isRunning(pid) else { continue }
+            try? FileManager.default.removeItem(at: directory.appending(path: name))
+        }
+    }
+
+    /// The process id in `.NAME.PID.UUID.partial`, or nil when the name is not of that form.
+    static func leftoverProcessID(_ name: String) -> pid_t? {
+        let parts = name.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 4, parts.last == "partial", UUID(uuidString: String(parts[parts.count - 2])) != nil,
+              let pid = pid_t(parts[parts.count - 3]), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// kill(pid, 0) delivers nothing: it only asks whether the process exists (EPERM: it does,
+    /// under another user).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// Writes `data` and flushes it to the disk before the rename, so a crash right after cannot

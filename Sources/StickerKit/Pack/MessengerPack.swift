@@ -307,8 +307,8 @@ public enum MessengerPack {
         var placed: [URL] = []
         do {
             for (target, entries) in archives {
-                let temporary = target.deletingLastPathComponent()
-                    .appending(path: ".\(target.lastPathComponent).\(UUID().uuidString).partial")
+                AtomicFileWriter.removeLeftovers(in: target.deletingLastPathComponent())
+                let temporary = AtomicFileWriter.temporaryURL(for: target)
                 temporaries.append((temporary, target))
                 do {
                     let archive = try Archive(url: temporary, accessMode: .create)
