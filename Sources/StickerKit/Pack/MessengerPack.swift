@@ -145,7 +145,7 @@ public enum MessengerPack {
             }
         }
 
-        let files = uniqueFileNames(inputs.map(\.name)).map { "\($0).webp" }
+        let files = StickerPack.uniqueFileNames(inputs.map(\.name)).map { "\($0).webp" }
         let emoji = inputs.map { options.emoji ?? StickerEmoji.suggested(forName: $0.name) }
         let sizes = packSizes(count: inputs.count, limits: rules.stickersPerPack)
         let urls = outputFiles(for: output, packCount: sizes.count)
@@ -280,21 +280,6 @@ public enum MessengerPack {
             let manifest = Manifest(title: title, author: author, cover: stickers[0].file,
                                     stickers: stickers.map { Entry(file: $0.file, emoji: $0.emoji) })
             return [("manifest.json", try json(manifest))]
-        }
-    }
-
-    static func uniqueFileNames(_ names: [String]) -> [String] {
-        var used: Set<String> = []
-        return names.map { name in
-            let base = StickerPack.safeFileName(name)
-            var candidate = base
-            var counter = 2
-            while used.contains(candidate.lowercased()) {
-                candidate = "\(base)-\(counter)"
-                counter += 1
-            }
-            used.insert(candidate.lowercased())
-            return candidate
         }
     }
 

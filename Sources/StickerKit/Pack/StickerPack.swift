@@ -58,10 +58,14 @@ public struct StickerPack: Sendable {
 
     /// The entry names each item gets in the archive: its name made safe for a file name, with
     /// `-2`, `-3`… added when two photos share a name.
-    public var entryNames: [String] {
+    public var entryNames: [String] { Self.uniqueFileNames(items.map(\.name)) }
+
+    /// `names` made safe for file names and distinct (case-insensitively): `-2`, `-3`… added to
+    /// repeats. Every pack (ZIP, messenger) names its entries so.
+    static func uniqueFileNames(_ names: [String]) -> [String] {
         var used: Set<String> = []
-        return items.map { item in
-            let base = Self.safeFileName(item.name)
+        return names.map { name in
+            let base = safeFileName(name)
             var candidate = base
             var counter = 2
             while used.contains(candidate.lowercased()) {
