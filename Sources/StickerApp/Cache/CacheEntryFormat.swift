@@ -29,7 +29,8 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
     var codecError: ImageCodecError?
     var reason: String?
     var colors: [PaletteColor]?
-    /// File names inside the entry's folder, by kind (`sticker`, `gradient`, `mask`, `cutout`).
+    /// File names inside the entry's folder, by kind (`sticker`, `gradient`, `mask`, `cutout`,
+    /// `subjects`: the photo's subjects, their union cut-out beside them; absent in older entries).
     var files: [String: String]?
     var created: Date
 
@@ -41,6 +42,7 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
             return .success(StickerFiles(sticker: folder.appending(path: sticker), gradient: folder.appending(path: gradient),
                                          mask: files["mask"].map { folder.appending(path: $0) },
                                          cutOut: files["cutout"].map { folder.appending(path: $0) },
+                                         subjects: files["subjects"].map { folder.appending(path: $0) },
                                          colorScheme: PhotoColorScheme(colors: colors)))
         case .unusable:
             switch unusableKind {
@@ -55,6 +57,7 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
         var names = ["sticker": files.sticker.lastPathComponent, "gradient": files.gradient.lastPathComponent]
         names["mask"] = files.mask?.lastPathComponent
         names["cutout"] = files.cutOut?.lastPathComponent
+        names["subjects"] = files.subjects?.lastPathComponent
         return Self(digest: digest, identity: identity, outcome: .processed, colors: files.colorScheme.colors,
                     files: names, created: Date())
     }

@@ -169,8 +169,60 @@ public final class StickerViewModel {
             var restyled = try pngs.write(into: folder, colorScheme: files.colorScheme)
             restyled.mask = files.mask
             restyled.cutOut = files.cutOut
+            restyled.subjects = files.subjects
+            restyled.chosenSubjects = files.chosenSubjects
             restyled.style = style
             return restyled
+        } catch {
+            return nil
+        }
+    }
+
+    /// A processed photo's subjects, as kept with its files, with the choice its sticker holds;
+    /// nil when the photo is not processed or kept no subjects.
+    public func subjects(of id: SelectedPhoto.ID) async -> PhotoSubjects? {
+        guard let files = processedPhotos[id], let url = files.subjects, var subjects = await Self.loadSubjects(url) else { return nil }
+        if let chosen = files.chosenSubjects { subjects.chosen = chosen }
+        return subjects
+    }
+
+    /// Cuts a processed photo's sticker out again keeping the subjects `choice` names, from its
+    /// kept subjects (no network), in its style, and keeps the new files (the pack has them too).
+    /// False when the photo is not processed, kept no subjects, the files could not be written,
+    /// or it was removed meanwhile; throws for a choice the subjects do not allow.
+    public func chooseSubjects(_ id: SelectedPhoto.ID, _ choice: SubjectChoice) async throws(SubjectChoiceError) -> Bool {
+        guard let files = processedPhotos[id], let recut = try await Self.recut(files, choosing: choice),
+              processedPhotos[id] != nil else { return false }
+        processedPhotos[id] = recut
+        return true
+    }
+
+    @concurrent private static func loadSubjects(_ url: URL) async -> PhotoSubjects? {
+        guard let json = try? Data(contentsOf: url),
+              let png = try? Data(contentsOf: url.deletingLastPathComponent().appending(path: PhotoSubjects.cutOutFileName)) else { return nil }
+        return try? PhotoSubjects(json: json, png: png)
+    }
+
+    /// The new files are written beside the kept subjects, in a folder named for the choice and
+    /// the style, through StickerKit's one PNG path; the new cut-out is what a restyle draws from.
+    @concurrent private static func recut(_ files: StickerFiles, choosing choice: SubjectChoice) async throws(SubjectChoiceError) -> StickerFiles? {
+        guard let url = files.subjects, let subjects = await loadSubjects(url) else { return nil }
+        let ranks = try subjects.ranks(of: choice)
+        guard var cut = try subjects.cutOut(choosing: choice) else { throw .nothingChosen }
+        cut.subjects = nil  // kept once, beside the original files
+        let style = files.style ?? StickerStyle()
+        let image = await style.apply(to: cut.image, bands: ProcessInfo.processInfo.activeProcessorCount)
+        let photo = ProcessedPhoto(sticker: Sticker(image: image, mask: cut.mask, cutOut: cut, style: style), colorScheme: files.colorScheme)
+        let name = "subjects-\(ranks.map(String.init).joined(separator: "-"))-\(ContentDigest(Data(String(describing: style).utf8)).hex.prefix(12))"
+        let folder = url.deletingLastPathComponent().appending(path: name, directoryHint: .isDirectory)
+        do {
+            let pngs = try await StickerPNGs.render(photo, kinds: [.sticker, .gradient, .mask, .cutOut])
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var recut = try pngs.write(into: folder, colorScheme: files.colorScheme)
+            recut.subjects = url
+            recut.chosenSubjects = ranks
+            recut.style = style
+            return recut
         } catch {
             return nil
         }

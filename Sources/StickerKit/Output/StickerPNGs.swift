@@ -12,6 +12,10 @@ public struct StickerPNGs: Sendable, Hashable {
     public var mask: Data?
     /// The unstyled cut-out (`Sticker.cutOut`), kept so a new style never re-runs the network.
     public var cutOut: Data?
+    /// The photo's subjects (`PhotoSubjects.fileContents`), kept with the cut-out so another
+    /// choice of them never re-runs the network either.
+    public var subjects: Data?
+    public var subjectsCutOut: Data?
 
     public init(sticker: Data, gradient: Data?, mask: Data? = nil, cutOut: Data? = nil) {
         self.sticker = sticker
@@ -38,11 +42,21 @@ public struct StickerPNGs: Sendable, Hashable {
 
     /// Encodes `photo`'s sticker, plus its gradient picture and its mask when `kinds` asks for
     /// them (the sticker always), off the caller's actor. The full-size pixels can be dropped as
-    /// soon as this returns.
+    /// soon as this returns. With the cut-out come the photo's subjects, when it has them.
     @concurrent
     public static func render(_ photo: ProcessedPhoto, kinds: Set<Kind> = [.sticker, .gradient],
                               gradientStyle: GradientSticker = GradientSticker(),
-                              encoding: Encoding = .sequential) async throws(ImageCodecError) -> StickerPNGs {
+                              encoding: Encoding = .sequential) async throws -> StickerPNGs {
+        var pngs = try await renderImages(photo, kinds: kinds, gradientStyle: gradientStyle, encoding: encoding)
+        if kinds.contains(.cutOut), let subjects = photo.sticker.subjects {
+            (pngs.subjects, pngs.subjectsCutOut) = try subjects.fileContents()
+        }
+        return pngs
+    }
+
+    @concurrent
+    private static func renderImages(_ photo: ProcessedPhoto, kinds: Set<Kind>, gradientStyle: GradientSticker,
+                                     encoding: Encoding) async throws(ImageCodecError) -> StickerPNGs {
         let picture = kinds.contains(.gradient) ? gradientStyle.render(photo.sticker.image, colors: photo.colorScheme.colors) : nil
         let cutOut = kinds.contains(.cutOut) ? photo.sticker.cutOut?.image : nil
         switch encoding {
@@ -90,15 +104,22 @@ public struct StickerFiles: Sendable, Hashable {
     public var mask: URL?
     /// The unstyled cut-out, when kept: what a restyle draws from.
     public var cutOut: URL?
+    /// The photo's subjects (`PhotoSubjects.fileName`, its union cut-out beside it), when kept:
+    /// what another choice of subjects is cut from.
+    public var subjects: URL?
+    /// The subjects chosen (0-based ranks), when another choice than the kept one was made in
+    /// this process.
+    public var chosenSubjects: [Int]?
     public var colorScheme: PhotoColorScheme
     /// The sticker's style, when known (made or restyled in this process).
     public var style: StickerStyle?
 
-    public init(sticker: URL, gradient: URL, mask: URL?, cutOut: URL? = nil, colorScheme: PhotoColorScheme) {
+    public init(sticker: URL, gradient: URL, mask: URL?, cutOut: URL? = nil, subjects: URL? = nil, colorScheme: PhotoColorScheme) {
         self.sticker = sticker
         self.gradient = gradient
         self.mask = mask
         self.cutOut = cutOut
+        self.subjects = subjects
         self.colorScheme = colorScheme
     }
 }
@@ -114,8 +135,14 @@ extension StickerPNGs {
         }
         let stickerURL = try place(sticker, .sticker)
         guard let gradient else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "no gradient picture was rendered"]) }
+        var subjectsURL: URL?
+        if let subjects, let subjectsCutOut {
+            try AtomicFileWriter.write(subjectsCutOut, to: folder.appending(path: PhotoSubjects.cutOutFileName))
+            subjectsURL = folder.appending(path: PhotoSubjects.fileName)
+            try AtomicFileWriter.write(subjects, to: folder.appending(path: PhotoSubjects.fileName))
+        }
         return StickerFiles(sticker: stickerURL, gradient: try place(gradient, .gradient),
                             mask: try mask.map { try place($0, .mask) }, cutOut: try cutOut.map { try place($0, .cutOut) },
-                            colorScheme: colorScheme)
+                            subjects: subjectsURL, colorScheme: colorScheme)
     }
 }
