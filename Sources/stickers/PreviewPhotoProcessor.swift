@@ -20,10 +20,12 @@ nonisolated struct PreviewPhotoProcessor: PhotoProcessing {
         }
         try Task.checkCancellation()
         let image = Self.shrunk(decoded, to: maxDimension)
-        // The whole photo is its own cut-out, unstyled, so the page's style controls work too.
+        // The whole photo is its own cut-out, unstyled, so the page's style controls work too; its
+        // left and right halves are two subjects, so choosing subjects can be tried as well.
         let mask = Mask(width: image.width, height: image.height, fill: 255)
         let sticker = Sticker(image: image, mask: mask,
-                              cutOut: SubjectExtractor.CutOut(mask: mask, image: image, originX: 0, originY: 0),
+                              cutOut: SubjectExtractor.CutOut(mask: mask, image: image, originX: 0, originY: 0,
+                                                              subjects: .sideBySide(image)),
                               style: .plain)
         return ProcessedPhoto(sticker: sticker, colorScheme: Self.colors(of: image, count: colorCount))
     }

@@ -3,7 +3,8 @@ import Raster
 import StickerKit
 import TestSupport
 
-/// A processor for the web tests: any JPEG or PNG bytes become a small red sticker, except bytes
+/// A processor for the web tests: any JPEG or PNG bytes become a small red sticker (its left two columns
+/// and its right column two subjects), except bytes
 /// containing "corrupt", which are unreadable. It can hold every call until the test opens its
 /// gate, so a test decides when a batch ends.
 final class FakePhotoProcessor: PhotoProcessing {
@@ -34,7 +35,7 @@ final class FakePhotoProcessor: PhotoProcessing {
         return ProcessedPhoto(
             sticker: Sticker(image: image, mask: Mask(width: 3, height: 2, fill: 255),
                              cutOut: SubjectExtractor.CutOut(mask: Mask(width: 3, height: 2, fill: 255), image: image,
-                                                             originX: 0, originY: 0),
+                                                             originX: 0, originY: 0, subjects: .sideBySide(image)),
                              style: .plain),
             colorScheme: PhotoColorScheme(colors: [
                 PaletteColor(red: 200, green: 30, blue: 30, weight: 0.75),

@@ -16,6 +16,8 @@ import StickerKit
 ///     GET    /api/stickers/photos/:id/original  the photo itself
 ///     GET    /api/stickers/photos/:id/sticker.png, …/gradient.png
 ///     PUT    /api/stickers/photos/:id/style     restyle one processed sticker (JSON: StickerStyleJSON)
+///     GET    /api/stickers/photos/:id/subjects  its subjects and which are chosen (SubjectsJSON)
+///     PUT    /api/stickers/photos/:id/subjects  keep these subjects: {"ranks": [1, 2]} (1-based)
 ///     DELETE /api/stickers/photos/:id           remove one photo
 struct StickerRoutes: Sendable {
     let session: StickerSession
@@ -103,6 +105,16 @@ struct StickerRoutes: Sendable {
             return await session.snapshot()
         }
         router.rejectOtherMethods("/api/stickers/photos/:id/style", allowed: [.put])
+        router.get("/api/stickers/photos/:id/subjects") { _, context in
+            try await session.subjects(try context.photoID())
+        }
+        router.put("/api/stickers/photos/:id/subjects") { request, context in
+            let choice = try await SubjectChoiceJSON.decode(request).choice()
+            let id = try context.photoID()
+            try await session.chooseSubjects(id, choice)
+            return try await session.subjects(id)
+        }
+        router.rejectOtherMethods("/api/stickers/photos/:id/subjects", allowed: [.get, .put])
         router.delete("/api/stickers/photos/:id") { _, context in
             try await session.remove(try context.photoID())
             return await session.snapshot()

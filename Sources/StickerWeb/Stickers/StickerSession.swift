@@ -315,6 +315,32 @@ public final class StickerSession {
         await recordResults()
     }
 
+    /// A processed photo's subjects and which of them its sticker keeps.
+    func subjects(_ id: UUID) async throws(WebError) -> SubjectsJSON {
+        let photo = try photo(id)
+        guard case .processed = model.state(of: id) else { throw .conflict("\(photo.name) is not processed yet") }
+        guard let subjects = await model.subjects(of: id) else {
+            throw .conflict("\(photo.name) kept no subjects to choose from: process it again")
+        }
+        return SubjectsJSON(subjects)
+    }
+
+    /// Cuts one processed sticker out again keeping the subjects `choice` names (no network: from
+    /// the subjects the cache kept); the pack, the images and the library have it from then on.
+    func chooseSubjects(_ id: UUID, _ choice: SubjectChoice) async throws(WebError) {
+        let photo = try photo(id)
+        guard case .processed = model.state(of: id) else { throw .conflict("\(photo.name) is not processed yet") }
+        let done: Bool
+        do {
+            done = try await model.chooseSubjects(id, choice)
+        } catch {
+            throw .unprocessable(error.description)
+        }
+        guard done else { throw .conflict("\(photo.name) kept no subjects to choose from: process it again") }
+        recorded.remove(id)
+        await recordResults()
+    }
+
     /// The pack of every processed photo, in selection order, as ZIP bytes (the model's own
     /// export, so the download holds exactly what `stickers make` writes).
     func pack() async throws(WebError) -> Data {
