@@ -323,6 +323,43 @@ def test_style_controls_restyle_the_sticker(driver):
         "the chosen style was not kept with the photo")
 
 
+def test_toggling_a_subject_recuts_the_sticker(driver):
+    from selenium.webdriver.common.action_chains import ActionChains
+    fresh_page(driver)
+    upload(driver, "cat.jpg")
+    wait(driver, lambda d: len(cards(d, "pending")) == 1, "uploaded photo not shown")
+    driver.find_element(By.ID, "process").click()
+    card = wait(driver, lambda d: cards(d, "processed"), "no processed card")[0]
+    sticker = card.find_element(By.CSS_SELECTOR, "img.sticker")
+    wait(driver, lambda d: image_loaded(d, sticker), "sticker image did not render")
+    before = driver.execute_script("return arguments[0].naturalWidth;", sticker)
+
+    # The preview's two subjects (the photo's halves), both in the sticker, outlined on hover only.
+    picker = card.find_element(By.CSS_SELECTOR, ".subjects")
+    boxes = wait(driver, lambda d: len(picker.find_elements(By.CSS_SELECTOR, ".subject-box")) == 2
+                 and picker.find_elements(By.CSS_SELECTOR, ".subject-box"), "the subjects were not drawn")
+    assert picker.get_attribute("data-chosen") == "1,2"
+    ActionChains(driver).move_to_element(driver.find_element(By.ID, "progress-text")).perform()
+    wait(driver, lambda d: boxes[1].value_of_css_property("opacity") == "0", "the subjects were outlined without hover")
+    ActionChains(driver).move_to_element(picker).perform()
+    wait(driver, lambda d: boxes[1].value_of_css_property("opacity") == "1", "the subjects were not outlined on hover")
+
+    # Leaving the right half out: a narrower sticker; taking it back: as wide as before.
+    boxes[1].click()
+    wait(driver, lambda d: picker.get_attribute("data-chosen") == "1", "the subject was not left out")
+    wait(driver, lambda d: "?v=" in sticker.get_attribute("src") and image_loaded(d, sticker)
+         and d.execute_script("return arguments[0].naturalWidth;", sticker) < before,
+         "the sticker did not change to one subject")
+    assert picker.find_elements(By.CSS_SELECTOR, ".subject-box")[1].get_attribute("aria-pressed") == "false"
+    src = sticker.get_attribute("src")
+    ActionChains(driver).move_to_element(picker).perform()
+    picker.find_elements(By.CSS_SELECTOR, ".subject-box")[1].click()
+    wait(driver, lambda d: picker.get_attribute("data-chosen") == "1,2", "the subject was not taken back")
+    wait(driver, lambda d: sticker.get_attribute("src") != src and image_loaded(d, sticker)
+         and d.execute_script("return arguments[0].naturalWidth;", sticker) >= before,
+         "the sticker did not get both subjects back")
+
+
 def test_colors_extract_wheel_history_and_export(driver):
     fresh_page(driver)
     driver.find_element(By.ID, "tab-button-colors").click()

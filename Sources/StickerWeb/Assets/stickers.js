@@ -36,8 +36,55 @@
         onclick: () => act("DELETE", `/api/stickers/photos/${photo.id}`) }),
       images, el("div", { class: "name", text: photo.name, title: photo.name }), status);
     if (photo.colors.length) node.append(swatches(photo.colors));
-    if (photo.status === "processed") node.append(styleControls(photo, node));
+    if (photo.status === "processed") node.append(subjectsPicker(photo, node), styleControls(photo, node));
     return node;
+  }
+
+  // Reloads a card's sticker images (and the carousel's) after the server drew them again; a new
+  // query string, so the browser cannot answer from its cache with the old image.
+  function reloadImages(photo, node) {
+    const version = "?v=" + Date.now();
+    for (const img of node.querySelectorAll("img.sticker, img.gradient")) img.src = img.src.split("?")[0] + version;
+    carousel.reload(photo.id, version);
+  }
+
+  // The photo's subjects, outlined over its thumbnail on hover; clicking one keeps it in the
+  // sticker or leaves it out (the server re-cuts from the subjects it kept, no network run).
+  function subjectsPicker(photo, node) {
+    const picker = el("div", { class: "subjects", hidden: "",
+      title: "Click a subject to keep it in the sticker or leave it out" });
+    picker.append(el("img", { class: "subjects-photo", src: imageURL(photo.id, "original"), alt: "Subjects of " + photo.name }));
+    let busy = false;
+    function draw(list) {
+      for (const box of picker.querySelectorAll(".subject-box")) box.remove();
+      const percent = (value, whole) => (100 * value / whole) + "%";
+      for (const subject of list.subjects) {
+        const [x0, y0, x1, y1] = subject.bbox;
+        const box = el("button", { type: "button", class: "subject-box" + (subject.chosen ? " chosen" : ""),
+          "data-rank": String(subject.rank), "aria-pressed": String(subject.chosen),
+          "aria-label": `Subject ${subject.rank} of ${photo.name}: ${subject.chosen ? "in" : "not in"} the sticker`,
+          onclick: () => toggle(list, subject.rank) });
+        Object.assign(box.style, { left: percent(x0, list.width), top: percent(y0, list.height),
+          width: percent(x1 - x0, list.width), height: percent(y1 - y0, list.height) });
+        picker.append(box);
+      }
+      picker.dataset.chosen = list.chosen.join(",");
+      picker.hidden = list.subjects.length === 0;
+    }
+    async function toggle(list, rank) {
+      if (busy) return;
+      busy = true;
+      const ranks = list.chosen.includes(rank) ? list.chosen.filter(r => r !== rank) : [...list.chosen, rank].sort((a, b) => a - b);
+      try {
+        draw(await api("PUT", `/api/stickers/photos/${photo.id}/subjects`, JSON.stringify({ ranks }),
+          { "Content-Type": "application/json" }));
+        showMessage(message, "");
+        reloadImages(photo, node);
+      } catch (e) { showMessage(message, e.message, true); }
+      busy = false;
+    }
+    api("GET", `/api/stickers/photos/${photo.id}/subjects`).then(draw).catch(() => picker.remove());
+    return picker;
   }
 
   // Per-sticker style: each change is sent at once (the server redraws from the kept cut-out in
@@ -68,10 +115,7 @@
       try {
         await api("PUT", `/api/stickers/photos/${photo.id}/style`, JSON.stringify(body), { "Content-Type": "application/json" });
         showMessage(message, "");
-        // A new query string, so the browser cannot answer from its cache with the old image.
-        const version = "?v=" + Date.now();
-        for (const img of node.querySelectorAll("img.sticker, img.gradient")) img.src = img.src.split("?")[0] + version;
-        carousel.reload(photo.id, version);
+        reloadImages(photo, node);
       } catch (e) { showMessage(message, e.message, true); }
       busy = false;
       if (again) { again = false; send(); }
