@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Raster
 @testable import StickerKit
@@ -135,4 +136,24 @@ func touchingShapesAreOneSubject() async throws {
     }
     let sticker = try await SubjectExtractor(predictor: ContrastSaliency(gridSide: 80)).extractSubject(from: scene.image)
     #expect(sticker.subjects?.subjects.count == 1)
+}
+
+@Test("Subjects kept as their two files read back the same, and re-cut the same sticker")
+func subjectsKeptAsFilesReadBackTheSame() async throws {
+    let sticker = try await ThreeDiscs.cut().sticker
+    let subjects = try #require(sticker.subjects)
+    let (json, png) = try subjects.fileContents()
+    let read = try PhotoSubjects(json: json, png: png)
+    #expect(read == subjects)
+    let again = try await Sticker(image: sticker.image, mask: sticker.mask,
+                                  cutOut: SubjectExtractor.CutOut(mask: sticker.mask, image: sticker.image, originX: 0, originY: 0,
+                                                                  subjects: read))
+        .recut(choosing: .all, style: StickerStyle())
+    let direct = try await sticker.recut(choosing: .all, style: StickerStyle())
+    #expect(again?.mask == direct?.mask && again?.image == direct?.image)
+    // An owner grid that does not match its size is damage, said so.
+    var damaged = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+    damaged["ownersWidth"] = subjects.ownersWidth + 1
+    let damagedJSON = try JSONSerialization.data(withJSONObject: damaged)
+    #expect(throws: PhotoSubjectsFileError.self) { try PhotoSubjects(json: damagedJSON, png: png) }
 }
