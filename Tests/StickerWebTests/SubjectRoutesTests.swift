@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Raster
 import Testing
+import StickerApp
 import StickerWeb
 
 /// The fake processor's 3×2 sticker has two subjects: its left two columns and its right column.
@@ -76,5 +77,30 @@ struct SubjectRoutesTests {
             // Nothing refused changed the sticker.
             #expect(try await stickerSize(client, id) == [3, 2])
         }
+    }
+
+    @Test("the subjects come with a sticker found in the disk cache: chosen without the processor")
+    func subjectsComeFromTheDiskCache() async throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "stickers-web-subjects-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let png = try samplePNG()
+        try await withWebApp(cache: ProcessedPhotoDiskCache(folder: root)) { client in
+            try await client.upload(png, name: "first")
+            _ = try await client.processAll()
+        }
+        let processor = FakePhotoProcessor()
+        try await withWebApp(processor: processor, cache: ProcessedPhotoDiskCache(folder: root)) { client in
+            try await client.upload(png, name: "again")
+            let id = try #require(try await client.processAll().final.photos.first?.id)
+            let listed = try await client.execute(uri: "/api/stickers/photos/\(id)/subjects", method: .get)
+            #expect(try JSONDecoder().decode(Listing.self, from: Data(buffer: listed.body)).subjects.count == 2)
+            #expect(try await putRanks(client, id, #"{"ranks": [1]}"#).status == .ok)
+            // The entry does not keep the style, so the re-cut gets the default one: compare widths.
+            let leftColumns = try await stickerSize(client, id)
+            #expect(try await putRanks(client, id, #"{"ranks": [1, 2]}"#).status == .ok)
+            let both = try await stickerSize(client, id)
+            #expect(both == [leftColumns[0] + 1, leftColumns[1]])
+        }
+        #expect(processor.calls == 0, "the sticker and its subjects came from the disk cache")
     }
 }
