@@ -54,6 +54,27 @@ import Testing
         #expect(processor.calls == 0, "nothing was processed again")
     }
 
+    @Test("After a restart a sticker can still be restyled and its subjects chosen, from the kept cut-out")
+    func restartKeepsWhatRestylingNeeds() async throws {
+        let folders = Folders()
+        defer { folders.remove() }
+        let photoID = try await withWebApp(store: try StickerLibrary(folder: folders.data), cache: folders.cache) { client in
+            try await client.upload(try samplePNG(), name: "cat")
+            let (_, final) = try await client.processAll()
+            return try #require(final.photos.first?.id)
+        }
+        let processor = FakePhotoProcessor()
+        try await withWebApp(processor: processor, store: try StickerLibrary(folder: folders.data), cache: folders.cache) { client in
+            let restyled = try await client.execute(uri: "/api/stickers/photos/\(photoID)/style", method: .put,
+                                                    headers: [.contentType: "application/json"],
+                                                    body: ByteBuffer(string: #"{"effect":"comic","outline":3}"#))
+            #expect(restyled.status == .ok, "\(restyled.errorMessage ?? "")")
+            let subjects = try await client.execute(uri: "/api/stickers/photos/\(photoID)/subjects", method: .get)
+            #expect(subjects.status == .ok, "\(subjects.errorMessage ?? "")")
+        }
+        #expect(processor.calls == 0, "nothing was processed again")
+    }
+
     @Test("Handlers read and write the library while a batch runs and records its results")
     func handlersAndABatchAtOnce() async throws {
         let folders = Folders()

@@ -108,6 +108,16 @@ public actor ProcessedPhotoCache {
         return (.success(files), .computed)
     }
 
+    /// The files of the photo with content digest `digest` (hex) as its disk entry holds them —
+    /// the kept cut-out and subjects included, which restyling and re-cutting need — or nil when
+    /// there is no entry (or it records an unusable photo). Nothing is computed.
+    public func storedFiles(digest: String) async -> StickerFiles? {
+        let key = ProcessedPhotoDiskCache.Key(digest: digest, identity: identity)
+        guard case .success(let files)? = await disk.lookup(key) else { return nil }
+        used.insert(key.name)
+        return files
+    }
+
     /// Forgets what is in memory (e.g. after the engine's settings changed); the disk keeps it.
     public func removeAll() {
         for case .inFlight(let task, _) in entries.values { task.cancel() }

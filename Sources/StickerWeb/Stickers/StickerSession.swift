@@ -51,6 +51,13 @@ public final class StickerSession {
             guard let result = results[photo.digest] else { continue }
             switch result.outcome {
             case .processed:
+                // The cache entry, when it is still there, also holds the cut-out and the subjects:
+                // restyling and choosing subjects keep working after a restart.
+                if let stored = await model.cache.storedFiles(digest: photo.digest) {
+                    made[photo.id] = stored
+                    recorded.insert(photo.id)
+                    continue
+                }
                 guard let sticker = result.stickerFile.map(store.files.url), let gradient = result.gradientFile.map(store.files.url),
                       FileManager.default.fileExists(atPath: sticker.path), FileManager.default.fileExists(atPath: gradient.path) else {
                     continue  // a file gone missing: the photo is made again
