@@ -76,21 +76,45 @@ module CImageCodecs {
 EOF
 }
 
+# A plain Swift module that Raster imports (compiled once, into $out/obj).
+swift_module() {
+    local name=$1 dir=$2
+    mapfile -t files < <(find "$dir" -name '*.swift' | sort)
+    if [ ! -f "$out/obj/$name.o" ] || [ -n "$(find "$dir" -newer "$out/obj/$name.o" -print -quit)" ]; then
+        swiftc "${swift_flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/obj/$name.swiftmodule" \
+            -emit-object -wmo -o "$out/obj/$name.o" "${files[@]}"
+    fi
+    echo "$out/obj/$name.o"
+}
+
+# libwebp's run-time binding (Raster decodes WebP through it), instrumented, with its module map.
+lazy_webp_object() {
+    local o=$out/obj/lazy_webp.o
+    if [ ! -f "$o" ] || [ Sources/CLazyWebP/lazy_webp.c -nt "$o" ]; then
+        "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CLazyWebP/include Sources/CLazyWebP/lazy_webp.c -o "$o"
+    fi
+    printf 'module CLazyWebP {\n    header "%s/Sources/CLazyWebP/include/lazy_webp.h"\n    export *\n}\n' "$root" \
+        > "$out/obj/CLazyWebP.modulemap"
+    echo "$o"
+}
+
 sources=() extra=()
 case $target in
     jpeg|png|exif)
         # Raster is compiled once as a module (testable: the EXIF target calls an internal parser)
         # and shared by the three targets.
         mapfile -t objects < <(codec_objects)
+        objects+=("$(lazy_webp_object)" "$(swift_module BoundedConcurrency Sources/BoundedConcurrency)")
+        maps=(-Xcc -fmodule-map-file="$out/obj/module.modulemap" -Xcc -fmodule-map-file="$out/obj/CLazyWebP.modulemap")
         mapfile -t raster < <(find Sources/Raster -name '*.swift' | sort)
-        if [ ! -f "$out/obj/Raster.o" ] || [ -n "$(find Sources/Raster Sources/CImageCodecs -newer "$out/obj/Raster.o" -print -quit)" ]; then
+        if [ ! -f "$out/obj/Raster.o" ] || [ -n "$(find Sources/Raster Sources/CImageCodecs Sources/CLazyWebP Sources/BoundedConcurrency -newer "$out/obj/Raster.o" -print -quit)" ]; then
             echo "== building Raster for fuzzing"
             swiftc "${swift_flags[@]}" -enable-testing -module-name Raster -emit-module -emit-module-path "$out/obj/Raster.swiftmodule" \
-                -emit-object -wmo -o "$out/obj/Raster.o" -Xcc -fmodule-map-file="$out/obj/module.modulemap" "${raster[@]}"
+                -emit-object -wmo -o "$out/obj/Raster.o" -I "$out/obj" "${maps[@]}" "${raster[@]}"
         fi
         sources=(Tests/Fuzz/Targets/decode_every_way.swift)
-        extra=(-I "$out/obj" -Xcc -fmodule-map-file="$out/obj/module.modulemap" "$out/obj/Raster.o" "${objects[@]}"
-               $(pkg-config --libs libpng libjpeg) -lz)
+        extra=(-I "$out/obj" "${maps[@]}" "$out/obj/Raster.o" "${objects[@]}"
+               $(pkg-config --libs libpng libjpeg) -lz -ldl)
         ;;
     onnx)
         # The kernel modules NeuralNet imports are compiled as plain modules first (no CPU-specific
