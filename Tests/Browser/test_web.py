@@ -127,6 +127,10 @@ def test_library_photos_and_the_pack_download(driver):
     driver.find_element(By.ID, "process").click()
     wait(driver, lambda d: len(cards(d, "processed")) == 2 and len(cards(d, "invalid")) == 1,
          "library photos not processed")
+    # The carousel re-renders as the last results and pictures arrive: wait until its Next button
+    # is enabled and shown before clicking (a click during a re-render was intercepted once).
+    wait(driver, lambda d: d.find_element(By.ID, "carousel-next").is_enabled()
+         and d.find_element(By.ID, "carousel-next").is_displayed(), "carousel's Next never enabled")
     caption = driver.find_element(By.ID, "carousel-caption").text
     driver.find_element(By.ID, "carousel-next").click()
     wait(driver, lambda d: d.find_element(By.ID, "carousel-caption").text != caption, "carousel did not move")
