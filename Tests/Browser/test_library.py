@@ -12,13 +12,11 @@ import signal
 import subprocess
 import sys
 import time
-import traceback
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from harness import run_tests
 
 BIN, APOD, UPLOADS, WORK = sys.argv[1:5]
 WAIT = 30  # seconds: an upper bound for a slow shared machine, never a performance assertion
@@ -49,15 +47,6 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             raise AssertionError("the server did not stop on SIGINT")
-
-
-def make_driver():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,900"):
-        options.add_argument(argument)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
 def wait(driver, condition, message):
@@ -114,29 +103,5 @@ def test_everything_is_still_there_after_a_restart(driver):
         server.interrupt()
 
 
-def main():
-    tests = [(name, test) for name, test in globals().items() if name.startswith("test_")]
-    passed = failed = 0
-    driver = make_driver()
-    try:
-        for name, test in tests:
-            try:
-                test(driver)
-                passed += 1
-                print(f"ok   {name}", flush=True)
-            except Exception:
-                failed += 1
-                print(f"FAIL {name}", flush=True)
-                traceback.print_exc()
-                try:
-                    driver.save_screenshot(os.path.join("/tmp", f"failed-{name}.png"))
-                except Exception:
-                    pass
-    finally:
-        driver.quit()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
-
-
 if __name__ == "__main__":
-    main()
+    run_tests(globals())

@@ -6,25 +6,14 @@ Prints one line per test and a closing "N passed, N failed"; exits 1 on any fail
 import os
 import re
 import sys
-import traceback
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from harness import run_tests
+
 URL, UPLOADS, SCREENSHOTS = sys.argv[1], sys.argv[2], sys.argv[3]
 WAIT = 30  # seconds: an upper bound for a slow shared machine, never a performance assertion
-
-
-def make_driver():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,900"):
-        options.add_argument(argument)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
 def wait(driver, condition, message):
@@ -294,7 +283,9 @@ def test_removing_a_photo(driver):
     assert driver.find_element(By.ID, "progress-text").text == "No photos yet"
 
 
-def test_style_controls_restyle_the_sticker(driver):
+def processed_cat(driver):
+    """A fresh page with cat.jpg uploaded and processed: its card, its sticker image (loaded) and
+    that image's width."""
     fresh_page(driver)
     upload(driver, "cat.jpg")
     wait(driver, lambda d: len(cards(d, "pending")) == 1, "uploaded photo not shown")
@@ -303,6 +294,11 @@ def test_style_controls_restyle_the_sticker(driver):
     sticker = card.find_element(By.CSS_SELECTOR, "img.sticker")
     wait(driver, lambda d: image_loaded(d, sticker), "sticker image did not render")
     before = driver.execute_script("return arguments[0].naturalWidth;", sticker)
+    return card, sticker, before
+
+
+def test_style_controls_restyle_the_sticker(driver):
+    card, sticker, before = processed_cat(driver)
 
     # A 20 px outline: the preview reloads, wider by the outline on both sides.
     outline = card.find_element(By.CSS_SELECTOR, "input[name=outline]")
@@ -329,14 +325,7 @@ def test_style_controls_restyle_the_sticker(driver):
 
 def test_toggling_a_subject_recuts_the_sticker(driver):
     from selenium.webdriver.common.action_chains import ActionChains
-    fresh_page(driver)
-    upload(driver, "cat.jpg")
-    wait(driver, lambda d: len(cards(d, "pending")) == 1, "uploaded photo not shown")
-    driver.find_element(By.ID, "process").click()
-    card = wait(driver, lambda d: cards(d, "processed"), "no processed card")[0]
-    sticker = card.find_element(By.CSS_SELECTOR, "img.sticker")
-    wait(driver, lambda d: image_loaded(d, sticker), "sticker image did not render")
-    before = driver.execute_script("return arguments[0].naturalWidth;", sticker)
+    card, sticker, before = processed_cat(driver)
 
     # The preview's two subjects (the photo's halves), both in the sticker, outlined on hover only.
     picker = card.find_element(By.CSS_SELECTOR, ".subjects")
@@ -454,34 +443,5 @@ def test_space_list_save_and_make_a_sticker(driver):
     assert processed[0].find_element(By.CSS_SELECTOR, ".name").text.startswith("apod-")
 
 
-def main():
-    tests = [(name, f) for name, f in globals().items() if name.startswith("test_") and callable(f)]
-    passed = failed = 0
-    try:
-        driver = make_driver()
-    except Exception:
-        traceback.print_exc()
-        print(f"0 passed, {len(tests)} failed")
-        sys.exit(1)
-    try:
-        for name, test in tests:
-            try:
-                test(driver)
-                passed += 1
-                print(f"ok   {name}", flush=True)
-            except Exception:
-                failed += 1
-                print(f"FAIL {name}", flush=True)
-                traceback.print_exc()
-                try:
-                    driver.save_screenshot(os.path.join("/tmp", f"failed-{name}.png"))
-                except Exception:
-                    pass
-    finally:
-        driver.quit()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
-
-
 if __name__ == "__main__":
-    main()
+    run_tests(globals())
