@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 
 /// The fake server's two routes: the API (`GET /planetary/apod`) and image bytes (`GET /image/…`).
 enum FakeAPODRoutes {
@@ -55,7 +56,7 @@ enum FakeAPODRoutes {
         case .normal:
             return normalAPIAnswer(query: query, base: base, failingDays: failingDays)
         case .slow(let delay):
-            try await Task.sleep(for: delay)
+            try await sleepUntilShutdown(delay)
             return normalAPIAnswer(query: query, base: base, failingDays: failingDays)
         case .items(let items):
             let body = "[" + items.map { $0.replacingOccurrences(of: "{base}", with: base) }.joined(separator: ",") + "]"
@@ -124,7 +125,7 @@ enum FakeAPODRoutes {
                 status: .ok, headers: [.contentType: contentType],
                 body: ResponseBody(contentLength: bytes.count) { writer in
                     try await writer.write(ByteBuffer(bytes: bytes.prefix(half)))
-                    try await Task.sleep(for: delay)
+                    try await sleepUntilShutdown(delay)
                     try await writer.write(ByteBuffer(bytes: bytes.dropFirst(half)))
                     try await writer.finish(nil)
                 })
@@ -135,6 +136,12 @@ enum FakeAPODRoutes {
         default:
             return answerCommon(reply)
         }
+    }
+
+    /// A slow reply's wait, cut short when the server shuts down, so stopping the server at the
+    /// end of a test does not wait out a delay meant for the client.
+    static func sleepUntilShutdown(_ delay: Duration) async throws {
+        try await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
     }
 
     static func answerCommon(_ reply: FakeReply) -> Response {

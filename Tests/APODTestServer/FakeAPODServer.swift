@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// A local stand-in for NASA's APOD API, on 127.0.0.1 and a port the system picks.
 ///
@@ -18,18 +19,34 @@ public struct FakeAPODServer: Sendable {
     public var apiURL: URL { origin.appending(path: "planetary/apod") }
 
     /// Runs `body` with a fresh server and stops the server afterwards.
-    public static func withRunning<T>(_ body: (FakeAPODServer) async throws -> T) async throws -> T {
+    ///
+    /// Stopped by a graceful shutdown that is awaited, as HummingbirdTesting's live framework does:
+    /// cancelling the server instead leaves its open keep-alive connections to be torn down while
+    /// the next test runs, and NIO then traps ("Deinited NIOAsyncWriter without calling finish()"),
+    /// which a run of the tests one at a time under ThreadSanitizer showed.
+    public static func withRunning<T: Sendable>(_ body: (FakeAPODServer) async throws -> T) async throws -> T {
         let state = FakeAPODState()
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        // Stopped by cancellation, which Hummingbird reports as errors: only the critical ones matter here.
         let app = makeApplication(state: state, host: "127.0.0.1", port: 0, logLevel: .critical) { port in
             portContinuation.yield(port)
         }
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { server.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        return try await body(FakeAPODServer(port: port, state: state))
+        var logger = Logger(label: "fake-apod")
+        logger.logLevel = .critical
+        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body(FakeAPODServer(port: port, state: state)))
+            } catch {
+                result = .failure(error)
+            }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return try result.get()
+        }
     }
 
     /// Runs a server until SIGINT/SIGTERM (the `fake-apod` executable).

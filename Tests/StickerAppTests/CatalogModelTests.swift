@@ -131,7 +131,7 @@ private func eventually(_ condition: () async -> Bool) async {
     try await FakeAPODServer.withRunning { server in
         let model = makeModel(server)
         await model.updateItems()
-        let photo = model.items[0]
+        let photo = try #require(model.items.first)
         let file = try await model.save(photo)
         #expect(contents(of: model.libraryFolder) == ["apod-2024-01-01-the-horsehead-nebula.png"])
         #expect(try Data(contentsOf: file) == FakeAPODCatalog.pngBytes)
@@ -159,8 +159,9 @@ private func eventually(_ condition: () async -> Bool) async {
 
         await server.state.enqueueAPI(.items([FakeAPODCatalog.videoWithoutThumbnail]))
         await model.refresh()
+        let videoWithoutThumbnail = try #require(model.items.first)
         await #expect(throws: CatalogSaveError.notSavable("a video without a thumbnail")) {
-            try await model.save(model.items[0])
+            try await model.save(videoWithoutThumbnail)
         }
         try? FileManager.default.removeItem(at: model.libraryFolder)
     }
@@ -170,13 +171,14 @@ private func eventually(_ condition: () async -> Bool) async {
     try await FakeAPODServer.withRunning { server in
         let model = makeModel(server, maxAttempts: 1)
         await model.updateItems()
+        let photo = try #require(model.items.first)
         await server.state.enqueueImages(.status(500))
         await #expect(throws: CatalogSaveError.download(.server(status: 500))) {
-            try await model.save(model.items[0])
+            try await model.save(photo)
         }
         await server.state.enqueueImages(.malformedJSON)
         await #expect {
-            try await model.save(model.items[0])
+            try await model.save(photo)
         } throws: { error in
             if case .download(.malformedResponse) = error as? CatalogSaveError { true } else { false }
         }
@@ -191,7 +193,7 @@ private func eventually(_ condition: () async -> Bool) async {
         await model.updateItems()
         // The server sends half the image, then stalls.
         await server.state.enqueueImages(.slow(.seconds(30)))
-        let photo = model.items[0]
+        let photo = try #require(model.items.first)
         let save = Task { try await model.save(photo) }
         await eventually { await !server.state.imagePaths.isEmpty }
         #expect(model.savingIDs == [photo.id])

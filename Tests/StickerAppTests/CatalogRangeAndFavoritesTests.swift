@@ -44,6 +44,7 @@ private func day(_ text: String) throws -> Date { try #require(APODDay.date(from
             let catalog = model(server, store: store)
             catalog.selection = .range(start: try day("2024-01-01"), end: try day("2024-01-03"))
             await catalog.refresh()
+            try #require(catalog.items.count == 3)
             await catalog.toggleFavorite(catalog.items[0])
             await catalog.toggleFavorite(catalog.items[2])
             #expect(catalog.favorites.map(\.day) == ["2024-01-03", "2024-01-01"])
