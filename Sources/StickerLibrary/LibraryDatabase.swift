@@ -1,5 +1,7 @@
+import ErrorReasons
 import Foundation
 import GRDB
+import StickerKit
 
 /// Why the library cannot be opened or written. Always names the file: a person has to be able to
 /// find it, move it aside or restore it. A damaged database is never overwritten or recreated.
@@ -30,21 +32,25 @@ struct LibraryDatabase: Sendable {
 
     static let fileName = "library.sqlite"
 
-    /// Opens (creating when absent) and migrates the database at `path`.
-    static func open(path: String) throws(LibraryError) -> LibraryDatabase {
+    /// Opens (creating when absent) and migrates the database at `path`. `adjust` changes the
+    /// configuration: tests make the disk "full" (`PRAGMA max_page_count`) or the file read-only.
+    static func open(path: String, adjust: (inout Configuration) -> Void = { _ in }) throws(LibraryError) -> LibraryDatabase {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
+        adjust(&configuration)
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw classify(error, path: path)
+            throw classify(error, path: path, opening: true)
         }
         do {
+            // Each migration is one transaction: a failure (a full disk) leaves the last version
+            // complete, and the next open carries on from there.
             try migrator.migrate(pool)
         } catch {
-            throw classify(error, path: path)
+            throw classify(error, path: path, opening: true)
         }
         return LibraryDatabase(pool: pool, path: path)
     }
@@ -127,17 +133,35 @@ struct LibraryDatabase: Sendable {
         static let v3 = "v3-space-favourites"
     }
 
-    static func classify(_ error: any Error, path: String) -> LibraryError {
-        if let error = error as? DatabaseError {
-            switch error.resultCode {
-            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-                return .corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
-            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_FULL, .SQLITE_IOERR:
-                return .unavailable(path: path, reason: error.message ?? "\(error.resultCode)")
-            default:
-                return .failed(path: path, reason: error.message ?? "\(error)")
-            }
+    /// The library error for a failure of SQLite (or GRDB), its cause in words. SQLite says
+    /// "database or disk is full" and "attempt to write a readonly database" whatever the cause; a
+    /// person needs "no space left on device", "read-only file system" or "permission denied":
+    /// those are read from the file system (access(2), free space) when SQLite's code points there.
+    static func classify(_ error: any Error, path: String, opening: Bool = false) -> LibraryError {
+        guard let error = error as? DatabaseError else { return .failed(path: path, reason: "\(error)") }
+        let message = error.message ?? "\(error.resultCode)"
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return .corrupt(path: path, reason: message)
+        case .SQLITE_FULL:
+            let reason = ErrorReason.words(for: ENOSPC)
+            return opening ? .unavailable(path: path, reason: reason) : .failed(path: path, reason: reason)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_IOERR:
+            let reason = writeBlocker(path: path, ioError: error.resultCode == .SQLITE_IOERR).map(ErrorReason.of) ?? message
+            return opening ? .unavailable(path: path, reason: reason) : .failed(path: path, reason: reason)
+        default:
+            return .failed(path: path, reason: message)
         }
-        return .failed(path: path, reason: "\(error)")
+    }
+
+    /// What stops writes to the database file or its folder (where SQLite creates its journal and
+    /// WAL files): a read-only file system, no permission; for an I/O error also a full disk.
+    static func writeBlocker(path: String, ioError: Bool) -> POSIXError? {
+        let file = URL(fileURLWithPath: path)
+        let folder = file.deletingLastPathComponent()
+        if FileManager.default.fileExists(atPath: path), access(path, W_OK) != 0 {
+            return POSIXError(POSIXErrorCode(rawValue: errno) ?? .EACCES)
+        }
+        return ioError ? AtomicFileWriter.unwritableCause(folder) : AtomicFileWriter.writeRefusal(folder)
     }
 }

@@ -19,7 +19,12 @@ public final class StickerLibrary: Sendable {
 
     /// Opens the library in `folder` (creating the folder and an empty library when absent).
     /// A damaged or unreadable database throws, naming the file, and is left untouched.
-    public init(folder: URL) throws(LibraryError) {
+    public convenience init(folder: URL) throws(LibraryError) {
+        try self.init(folder: folder, adjust: { _ in })
+    }
+
+    /// `adjust` changes the database's configuration (tests: a "full disk", a read-only file).
+    init(folder: URL, adjust: (inout Configuration) -> Void) throws(LibraryError) {
         let path = folder.appending(path: LibraryDatabase.fileName).path
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -31,7 +36,7 @@ public final class StickerLibrary: Sendable {
         }
         self.folder = folder
         self.files = ContentStore(folder: folder.appending(path: "files", directoryHint: .isDirectory))
-        self.database = try LibraryDatabase.open(path: path)
+        self.database = try LibraryDatabase.open(path: path, adjust: adjust)
     }
 
     private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {

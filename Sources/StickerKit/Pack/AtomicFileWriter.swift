@@ -77,12 +77,28 @@ public enum AtomicFileWriter {
         let code = errno
         if error is CancellationError || (error as NSError).domain == NSPOSIXErrorDomain { return error }
         if code == ENOSPC || code == EDQUOT { return POSIXError(POSIXErrorCode(rawValue: code) ?? .ENOSPC) }
+        return unwritableCause(url.deletingLastPathComponent()) ?? error
+    }
+
+    /// Why nothing can be written into `folder` now, or nil when nothing is seen to stop it: the
+    /// folder refuses writes (access(2): "read-only file system", "permission denied", "no such
+    /// file"), or the file system has less than 64 KB free ("no space left on device"). For
+    /// writers whose own error has lost its cause (ZIPFoundation, SQLite) and for checking a
+    /// target before hours of work.
+    public static func unwritableCause(_ folder: URL) -> POSIXError? {
+        if let refusal = writeRefusal(folder) { return refusal }
         var stats = statvfs()
-        if statvfs(url.deletingLastPathComponent().path, &stats) == 0,
-           UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 64 * 1024 {
+        if statvfs(folder.path, &stats) == 0, UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 64 * 1024 {
             return POSIXError(.ENOSPC)
         }
-        return error
+        return nil
+    }
+
+    /// Whether `folder` refuses a new file (access(2) with W_OK: a read-only file system, no
+    /// permission, no such folder), as the error, or nil. Free space is not looked at.
+    public static func writeRefusal(_ folder: URL) -> POSIXError? {
+        guard access(folder.path, W_OK | X_OK) != 0 else { return nil }
+        return POSIXError(POSIXErrorCode(rawValue: errno) ?? .EACCES)
     }
 
 }

@@ -102,9 +102,9 @@ public enum MessengerPack {
         }
         let folder = output.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
-        // access(2) gives the cause in words: "No such file or directory", "Permission denied".
-        guard access(folder, W_OK | X_OK) == 0 else {
-            throw .io(path: output.path, reason: "\(String(cString: strerror(errno))) (\(folder))")
+        // access(2) gives the cause: "no such file", "permission denied", "read-only file system".
+        if let refusal = AtomicFileWriter.writeRefusal(output.deletingLastPathComponent()) {
+            throw .io(path: output.path, reason: "\(ErrorReason.of(refusal)) (\(folder))")
         }
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .io(path: output.path, reason: "not a folder: \(folder)")
@@ -314,7 +314,7 @@ public enum MessengerPack {
             }
             for (temporary, target) in temporaries {
                 guard rename(temporary.path, target.path) == 0 else {
-                    throw Failure.io(path: target.path, reason: String(cString: strerror(errno)))
+                    throw Failure.io(path: target.path, reason: ErrorReason.words(for: errno))
                 }
                 placed.append(target)
             }
@@ -336,10 +336,10 @@ extension MessengerPack {
         if statvfs(folder.path, &stats) == 0 {
             let free = Int(stats.f_bavail) * Int(stats.f_frsize)
             if free < needed + 64 * 1024 {
-                return "\(String(cString: strerror(ENOSPC))) (the pack needs about \(needed / 1024 + 1) KB, \(free / 1024) KB free)"
+                return "\(ErrorReason.words(for: ENOSPC)) (the pack needs about \(needed / 1024 + 1) KB, \(free / 1024) KB free)"
             }
         }
-        return ErrorReason.of(error)
+        return ErrorReason.of(AtomicFileWriter.writeRefusal(folder) ?? error)
     }
 }
 
