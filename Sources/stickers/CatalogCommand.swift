@@ -1,8 +1,10 @@
 import ArgumentParser
 import BoundedConcurrency
+import ErrorReasons
 import Foundation
 import SpacePhotos
 import StickerApp
+import StickerKit
 
 /// `stickers catalog [--count N | --date D | --start D [--end D]] [--api URL] [--api-key KEY]
 /// [--save DIR] [--hd] [--thumbs] [--json]`
@@ -113,13 +115,13 @@ struct CatalogCommand: AsyncParsableCommand {
             log: { FileHandle.standardError.write(Data("stickers: warning: \($0)\n".utf8)) }))
         let folder = URL(fileURLWithPath: save ?? FileManager.default.currentDirectoryPath)
         if let save {
-            // A folder that cannot be had is known before anything is downloaded.
-            var isFolder: ObjCBool = false
-            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {}
-            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
-                  FileManager.default.isWritableFile(atPath: folder.path)
-            else {
-                throw fail("cannot save into \(save): not a writable folder", ExitStatus.ioError)
+            // A folder that cannot be had is known before anything is downloaded, with its cause
+            // ("read-only file system", "permission denied", "a part of the path is not a folder").
+            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                throw fail("cannot save into \(save): \(ErrorReason.of(error))", ExitStatus.ioError)
+            }
+            if let refusal = AtomicFileWriter.writeRefusal(folder) {
+                throw fail("cannot save into \(save): \(ErrorReason.of(refusal))", ExitStatus.ioError)
             }
         }
         let model = CatalogModel(client: client, libraryFolder: folder, selection: try selection())

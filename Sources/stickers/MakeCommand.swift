@@ -78,6 +78,8 @@ struct MakeCommand: AsyncParsableCommand {
             do { try MessengerPack.preflight(output: URL(fileURLWithPath: output)) } catch {
                 throw fail(error.reason, error.exitStatus)
             }
+        } else if let refusal = AtomicFileWriter.writeRefusal(URL(fileURLWithPath: output).deletingLastPathComponent()) {
+            throw fail("cannot write \(output): \(ErrorReason.of(refusal)); nothing was done", ExitStatus.ioError)
         }
 
         let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(1, collected.files.count))
@@ -111,8 +113,11 @@ struct MakeCommand: AsyncParsableCommand {
         drawing.cancel()
         progress.finish()
 
+        // The pack is assembled from the cache's files, so a cache that cannot be written (a full
+        // disk, a read-only folder) stops `make` as a full pack disk does: exit 74 with the cause.
         if let failure = model.storageFailure {
-            throw fail("\(failure); no pack written", ExitStatus.ioError)
+            throw fail("\(failure); no pack written (the processed-photo cache needs room: "
+                       + "--cache-dir elsewhere, or --no-cache)", ExitStatus.ioError)
         }
         if batch.isCancelled {
             throw fail("interrupted: no pack written", ExitCode(130))

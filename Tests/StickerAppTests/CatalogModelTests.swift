@@ -229,6 +229,8 @@ private func eventually(_ condition: () async -> Bool) async {
     await #expect {
         try await LibraryFileWriter.write(Data([1, 2, 3]), to: blocker.appending(path: "photo.png"))
     } throws: { error in
-        if case .io = error as? LibraryFileWriter.Failure { true } else { false }
+        // The failure keeps its parts: which path, and why.
+        guard case .io(let path, let reason)? = error as? LibraryFileWriter.Failure else { return false }
+        return path == blocker.path && !reason.isEmpty
     }
 }

@@ -89,7 +89,7 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
             // Another process may have stored the same entry meanwhile: theirs is as good.
             if manager.fileExists(atPath: destination.path) { try? manager.removeItem(at: destination) }
             guard rename(temporary.path, destination.path) == 0 || manager.fileExists(atPath: destination.path) else {
-                throw StorageError(path: destination.path, reason: String(cString: strerror(errno)))
+                throw StorageError(path: destination.path, reason: ErrorReason.words(for: errno))
             }
             try? manager.removeItem(at: temporary)
             return manifest

@@ -245,7 +245,7 @@ public final class CatalogModel {
         } catch {
             switch error {
             case .cancelled: throw .cancelled
-            case .io(let message): throw .write(message)
+            case .io(let path, let reason): throw .write(path: path, reason: reason)
             }
         }
         savedFiles[photo.id] = destination

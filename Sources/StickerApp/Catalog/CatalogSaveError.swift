@@ -6,15 +6,16 @@ public enum CatalogSaveError: Error, Equatable, Sendable, CustomStringConvertibl
     case notSavable(String)
     /// Downloading the image failed.
     case download(APODError)
-    /// Writing the file failed; nothing was left behind.
-    case write(String)
+    /// Writing the file (or making its folder) failed, for `reason` ("no space left on device",
+    /// "read-only file system"); nothing was left behind and an earlier file is as it was.
+    case write(path: String, reason: String)
     case cancelled
 
     public var description: String {
         switch self {
         case .notSavable(let reason): "nothing to save: \(reason)"
         case .download(let error): "download failed: \(error)"
-        case .write(let message): message
+        case .write(let path, let reason): "cannot write \(path): \(reason)"
         case .cancelled: "cancelled"
         }
     }

@@ -8,7 +8,8 @@ import StickerKit
 nonisolated enum LibraryFileWriter {
     enum Failure: Error, Equatable {
         case cancelled
-        case io(String)
+        /// The file (or folder) and the cause in words: "no space left on device".
+        case io(path: String, reason: String)
     }
 
     @concurrent
@@ -17,14 +18,14 @@ nonisolated enum LibraryFileWriter {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .io("cannot create the folder \(folder.path): \(ErrorReason.of(error))")
+            throw .io(path: folder.path, reason: ErrorReason.of(error))
         }
         do {
             try AtomicFileWriter.write(data, to: destination)
         } catch is CancellationError {
             throw .cancelled
         } catch {
-            throw .io("cannot write \(destination.path): \(ErrorReason.of(error))")
+            throw .io(path: destination.path, reason: ErrorReason.of(error))
         }
     }
 }

@@ -109,7 +109,7 @@ public final class SpaceSession {
             switch error {
             case .notSavable(let reason): throw .unprocessable("\(photo.title) cannot be saved: \(reason)")
             case .download: throw .badGateway("\(photo.title) could not be downloaded: \(error)")
-            case .write(let message): throw .unprocessable("\(photo.title) could not be written: \(message)")
+            case .write(let path, let reason): throw .unprocessable("\(photo.title) could not be written to \(path): \(reason)")
             case .cancelled: throw .conflict("saving \(photo.title) was cancelled")
             }
         }
