@@ -51,8 +51,9 @@ run() {
 }
 # expect74 LABEL CAUSE NAME: the last run exited 74 and its standard error names CAUSE.
 expect74() {
+    local cause="$2" name="$3"
     check "$1: exit 74 (got $status)" '[ $status -eq 74 ]'
-    check "$1: says \"$2\": $said" 'grep -qi "$2" "$work/$3.err"'
+    check "$1: says \"$cause\": $said" 'grep -qi "$cause" "$work/$name.err"'
 }
 nospace="no space left on device"
 readonly_fs="read-only file system"
