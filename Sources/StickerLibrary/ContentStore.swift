@@ -24,7 +24,7 @@ public struct ContentStore: Sendable {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try AtomicFileWriter.write(data, to: url)
         } catch {
-            throw .unavailable(path: url.path, reason: ErrorReason.of(error))
+            throw .file(path: url.path, reason: ErrorReason.of(error))
         }
         return name
     }
@@ -33,7 +33,7 @@ public struct ContentStore: Sendable {
     public func importFile(_ source: URL) throws(LibraryError) -> String {
         let data: Data
         do { data = try Data(contentsOf: source) } catch {
-            throw .unavailable(path: source.path, reason: ErrorReason.of(error))
+            throw .file(path: source.path, reason: ErrorReason.of(error))
         }
         return try store(data, extension: source.pathExtension.isEmpty ? "bin" : source.pathExtension.lowercased())
     }

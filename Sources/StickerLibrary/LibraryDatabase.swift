@@ -12,6 +12,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case unavailable(path: String, reason: String)
     /// A read or write failed once open.
     case failed(path: String, reason: String)
+    /// One of the library's image files (or a photo imported into it) cannot be written or read.
+    case file(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
             "the library database \(path) is damaged (\(reason)); it was left untouched: move it aside to start an empty library"
         case .unavailable(let path, let reason): "cannot open the library database \(path): \(reason)"
         case .failed(let path, let reason): "the library database \(path): \(reason)"
+        case .file(let path, let reason): "the library's file \(path): \(reason)"
         }
     }
 }

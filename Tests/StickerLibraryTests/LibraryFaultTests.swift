@@ -79,13 +79,13 @@ import Testing
                         (Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%' AND name NOT LIKE 'sqlite_%'")),
                          try db.tableExists("grdb_migrations") ? try LibraryDatabase.migrator.appliedIdentifiers(db) : [])
                     }
-                    #expect(applied == Array(migrations.prefix(applied.count)), "\(pages) pages")
+                    #expect(applied == Set(migrations.prefix(applied.count)), "\(pages) pages")
                     #expect(tables == Set(applied.flatMap { tablesOf[$0] ?? [] }), "\(pages) pages: \(applied) \(tables)")
                     try queue.close()
                 }
                 let roomy = try StickerLibrary(folder: folder)
                 let applied = try await roomy.database.pool.read { db in try LibraryDatabase.migrator.appliedIdentifiers(db) }
-                #expect(applied == migrations)
+                #expect(applied == Set(migrations))
                 try await roomy.recordPack(ExportedPack(path: "/tmp/p.zip", stickerCount: 1, identity: nil))
                 #expect(try await roomy.packs().count == 1)
             }
@@ -115,6 +115,23 @@ import Testing
                 #expect("\(error)".contains(path))
             }
             #expect(try await StickerLibrary(folder: folder).catalogEntries().count == 2)
+        }
+    }
+
+    @Test("An image file the library cannot write is named as the library's file, with the cause, and nothing is left")
+    func contentStoreFailure() async throws {
+        try await withTemporaryFolder { folder in
+            // A file where the files folder should be refuses the write (root writes anywhere else).
+            try Data("in the way".utf8).write(to: folder.appending(path: "files"))
+            let store = ContentStore(folder: folder.appending(path: "files"))
+            #expect {
+                try store.store(Data([1, 2, 3]), extension: "png")
+            } throws: { error in
+                guard case .file(let path, let reason)? = error as? LibraryError else { return false }
+                return path.hasPrefix(folder.appending(path: "files").path) && !reason.isEmpty
+                    && "\(error)".hasPrefix("the library's file ")
+            }
+            #expect(try Data(contentsOf: folder.appending(path: "files")) == Data("in the way".utf8))
         }
     }
 

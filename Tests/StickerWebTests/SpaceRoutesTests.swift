@@ -99,6 +99,28 @@ func withSpaceApp(_ test: @escaping @Sendable (any TestClientProtocol, FakeAPODS
         }
     }
 
+    @Test("A photo that cannot be written is a 422 naming the place and the cause, and changes nothing")
+    func anUnwritableFolderIsAClearError() async throws {
+        // Root writes anywhere: a file where the folder should be is what refuses the write here
+        // (a full disk and a read-only folder are in scripts/full_disk_check.sh).
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-web-blocker-\(UUID().uuidString)")
+        let content = Data("a file where the folder should be".utf8)
+        try content.write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        try await FakeAPODServer.withRunning { server in
+            try await withWebApp(catalogAPI: server.apiURL, savedPhotos: blocker) { client in
+                let listed: SpaceState = try await client.execute(uri: "/api/space/refresh", method: .post).decoded()
+                let photo = try #require(listed.items.first { $0.mediaType == "image" })
+                let response = try await client.execute(uri: "/api/space/photos/\(photo.id)/save", method: .post)
+                #expect(response.status == .unprocessableContent)
+                let message = try #require(response.errorMessage)
+                // The cause in words (the C library's, "file exists"), not Foundation's generic sentence.
+                #expect(message.contains("could not be written to \(blocker.path): file exists"), "\(message)")
+            }
+        }
+        #expect(try Data(contentsOf: blocker) == content)
+    }
+
     @Test func aVideoWithoutAThumbnailCannotBeSaved() async throws {
         try await withSpaceApp { client, server, _ in
             await server.state.enqueueAPI(.items([FakeAPODCatalog.videoWithoutThumbnail]))

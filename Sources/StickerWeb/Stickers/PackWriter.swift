@@ -1,3 +1,4 @@
+import ErrorReasons
 import Foundation
 
 /// Turns a pack export (which writes a ZIP atomically to a URL) into bytes for a download: the
@@ -20,7 +21,8 @@ enum PackWriter {
         } catch let error as WebError {
             throw error
         } catch {
-            throw .unprocessable("the pack could not be written: \(error.localizedDescription)")
+            // The cause in words ("no space left on device"), not Foundation's generic sentence.
+            throw .unprocessable("the pack could not be written: \(ErrorReason.of(error))")
         }
     }
 }
