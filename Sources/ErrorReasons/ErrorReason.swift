@@ -42,6 +42,8 @@ public enum ErrorReason {
         CocoaError.fileWriteNoPermission.rawValue: "permission denied",
         CocoaError.fileWriteOutOfSpace.rawValue: "no space left on device",
         CocoaError.fileWriteVolumeReadOnly.rawValue: "read-only file system",
+        // Foundation's createDirectory where a file of that name is in the way.
+        CocoaError.fileWriteFileExists.rawValue: "a file of that name already exists",
         CocoaError.fileReadTooLarge.rawValue: "the file is too large",
     ]
 }

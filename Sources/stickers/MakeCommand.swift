@@ -116,8 +116,8 @@ struct MakeCommand: AsyncParsableCommand {
         // The pack is assembled from the cache's files, so a cache that cannot be written (a full
         // disk, a read-only folder) stops `make` as a full pack disk does: exit 74 with the cause.
         if let failure = model.storageFailure {
-            throw fail("\(failure); no pack written (the processed-photo cache needs room: "
-                       + "--cache-dir elsewhere, or --no-cache)", ExitStatus.ioError)
+            throw fail("\(failure); no pack written (the processed-photo cache holds each photo's files until "
+                       + "they are packed: --cache-dir DIR for another folder, or --no-cache for a temporary one)", ExitStatus.ioError)
         }
         if batch.isCancelled {
             throw fail("interrupted: no pack written", ExitCode(130))

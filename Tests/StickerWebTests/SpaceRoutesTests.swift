@@ -114,8 +114,8 @@ func withSpaceApp(_ test: @escaping @Sendable (any TestClientProtocol, FakeAPODS
                 let response = try await client.execute(uri: "/api/space/photos/\(photo.id)/save", method: .post)
                 #expect(response.status == .unprocessableContent)
                 let message = try #require(response.errorMessage)
-                // The cause in words (the C library's, "file exists"), not Foundation's generic sentence.
-                #expect(message.contains("could not be written to \(blocker.path): file exists"), "\(message)")
+                // The cause in words, not Foundation's generic sentence.
+                #expect(message.contains("could not be written to \(blocker.path): a file of that name already exists"), "\(message)")
             }
         }
         #expect(try Data(contentsOf: blocker) == content)
