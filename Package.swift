@@ -81,7 +81,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // Already in the graph through Hummingbird; named for the test servers' graceful shutdown.
+        // Already in the graph through Hummingbird; named for the test servers' graceful shutdown
+        // and for `serve`'s orderly stop (StickerWeb's WebServer).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -148,6 +149,7 @@ let package = Package(
             dependencies: [
                 "StickerApp", "StickerKit", "StickerLibrary", "SpacePhotos", "Raster", "ErrorReasons",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The page's files (Assets/*: index.html, app.css, a script per tab), compiled into the binary
             // as byte arrays (`PackageResources.app_css`…): the server works alone, no bundle to find.

@@ -15,7 +15,11 @@ struct ServeCommand: AsyncParsableCommand {
             Listens on 127.0.0.1 unless told otherwise: the app shows your photos and has no login, \
             so expose it beyond this machine only on a network you trust. Requests that name another host \
             are refused (a defence against DNS rebinding): add names with --allow-host. --port 0 picks a free port. \
-            Prints "Serving on http://HOST:PORT" once listening.
+            Prints "Serving on http://HOST:PORT" once listening. \
+            SIGINT or SIGTERM stops it in order: photo processing stops at once (the photos being made \
+            are dropped, those finished are kept in the library), requests in flight get 3 s to finish and are \
+            then cancelled (their writes undone), and the server exits 0. If that takes more than \
+            4.5 s, or a second signal comes, it exits at once with 130; nothing half-written is kept.
             """
     )
 
@@ -113,11 +117,17 @@ struct ServeCommand: AsyncParsableCommand {
             // Scripts wait for this line to learn the port (with --port 0): write it unbuffered.
             FileHandle.standardOutput.write(Data("Serving on http://\(host):\(port)\n".utf8))
         }
+        // Downloads a killed server was building (its temporary folders) go now.
+        ScratchFolder.removeLeftovers()
+        let server = WebServer(app, sessions: sessions)
+        let signals = StopSignals(stop: { server.stop() }, cleanUp: { ScratchFolder.removeOwn() })
+        defer { signals.finish() }
         do {
-            try await app.runService()
+            try await server.run()
         } catch {
             throw fail("cannot serve on \(host):\(port): \(error)", ExitStatus.ioError)
         }
+        printError("stopped")
     }
 
     static func apiURL(_ text: String) -> URL? {

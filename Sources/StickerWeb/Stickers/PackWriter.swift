@@ -10,8 +10,7 @@ enum PackWriter {
 
     /// The same for any one file the export writes (a WebError it throws passes through).
     static func file(named name: String, _ export: (URL) async throws -> Void) async throws(WebError) -> Data {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stickers-web-\(UUID().uuidString)", isDirectory: true)
+        let folder = ScratchFolder.newURL()
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

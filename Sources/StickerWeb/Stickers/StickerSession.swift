@@ -263,16 +263,31 @@ public final class StickerSession {
 
     // MARK: Processing
 
-    /// Starts processing every pending photo in the background; returns at once.
+    /// Starts processing every pending photo in the background; returns at once. Once the server
+    /// is stopping, nothing new starts.
     func startProcessing() {
-        guard batch == nil else { return }
+        guard batch == nil, !isStopping else { return }
         isProcessing = true
         batch = Task {
             await model.processAllPhotos()
-            await recordResults()
+            // In a task of its own: a cancelled batch still records the photos it finished (the
+            // copies and the transaction would refuse to run in the cancelled one).
+            await Task { await recordResults() }.value
             isProcessing = false
             batch = nil
         }
+    }
+
+    /// Set by `stopProcessing()`: the server is stopping.
+    @ObservationIgnored private var isStopping = false
+
+    /// For the server's orderly stop: cancels the running batch (it ends at a photo boundary),
+    /// refuses new ones, and returns once the batch has ended and its finished photos are recorded.
+    public func stopProcessing() async {
+        isStopping = true
+        guard let running = batch else { return }
+        running.cancel()
+        await running.value
     }
 
     func cancel() {
