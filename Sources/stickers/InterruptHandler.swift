@@ -53,11 +53,26 @@ nonisolated final class StopSignals {
     static let deadline: DispatchTimeInterval = .milliseconds(4_500)
 
     private var sources: [any DispatchSourceProtocol] = []
+    private let registered: AsyncStream<Void>
 
+    /// Installs the handlers and returns once they are armed: Dispatch registers a source
+    /// asynchronously, and a signal arriving before that (the default action already replaced)
+    /// would be lost — a server that never stops.
     /// - Parameters:
     ///   - stop: starts the orderly stop (on the main actor; must return at once).
     ///   - cleanUp: removes what a forced exit would leave half-made; runs on any thread.
-    init(stop: @escaping @MainActor @Sendable () -> Void, cleanUp: @escaping @Sendable () -> Void) {
+    static func install(stop: @escaping @MainActor @Sendable () -> Void,
+                        cleanUp: @escaping @Sendable () -> Void) async -> StopSignals {
+        let signals = StopSignals(stop: stop, cleanUp: cleanUp)
+        var armed = 0
+        for await _ in signals.registered {
+            armed += 1
+            if armed == 2 { break }
+        }
+        return signals
+    }
+
+    private init(stop: @escaping @MainActor @Sendable () -> Void, cleanUp: @escaping @Sendable () -> Void) {
         let received = SignalCount()
         let forcedExit: @Sendable (String) -> Void = { reason in
             printError("\(reason): exiting now")
@@ -66,16 +81,22 @@ nonisolated final class StopSignals {
             // runtime under their feet could crash; nothing is buffered (standard error is not).
             _exit(130)  // interrupted, as `make` and `catalog` say it
         }
+        // Resumed now and set for "never": a source must not be released suspended, and the first
+        // signal only has to set its deadline.
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.setEventHandler { forcedExit("not stopped within 4.5 s") }
+        timer.schedule(deadline: .distantFuture)
+        timer.resume()
+        let (registered, announce) = AsyncStream.makeStream(of: Void.self)
+        self.registered = registered
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN) // Let the source, not the default action, handle it.
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setRegistrationHandler { announce.yield() }
             source.setEventHandler {
                 guard received.increment() == 1 else { return forcedExit("second interrupt") }
                 printError("stopping: finishing the requests in flight (send the signal again to exit at once)")
                 timer.schedule(deadline: .now() + Self.deadline)
-                timer.resume()
                 Task { @MainActor in stop() }
             }
             source.resume()

@@ -120,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Downloads a killed server was building (its temporary folders) go now.
         ScratchFolder.removeLeftovers()
         let server = WebServer(app, sessions: sessions)
-        let signals = StopSignals(stop: { server.stop() }, cleanUp: { ScratchFolder.removeOwn() })
+        let signals = await StopSignals.install(stop: { server.stop() }, cleanUp: { ScratchFolder.removeOwn() })
         defer { signals.finish() }
         do {
             try await server.run()
