@@ -35,7 +35,7 @@ enum Stickers {
 
     /// Runs `stickers ARGUMENTS` to its end. `environment` adds to (or, with nil, removes from)
     /// this process's environment; `started` runs once the process is running, with the file
-    /// its standard error goes to.
+    /// its standard error goes to (its standard output goes to `out` beside it).
     static func run(_ arguments: [String], environment: [String: String?] = [:], in folder: URL? = nil,
                     started: (@Sendable (Process, URL) async throws -> Void)? = nil) async throws -> Outcome {
         try #require(FileManager.default.isExecutableFile(atPath: executable.path),
