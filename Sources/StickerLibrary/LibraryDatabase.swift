@@ -127,6 +127,15 @@ struct LibraryDatabase: Sendable {
                 t.column("position", .integer).notNull()
             }
         }
+        migrator.registerMigration(Migration.v4) { db in
+            // What the person last saw of a processed photo: the cut-out its sticker is drawn
+            // from (a re-cut one when subjects were chosen), the subjects chosen and the style.
+            try db.alter(table: "result") { t in
+                t.add(column: "cutOutFile", .text)
+                t.add(column: "chosenSubjects", .jsonText)
+                t.add(column: "style", .jsonText)
+            }
+        }
         return migrator
     }
 
@@ -134,6 +143,7 @@ struct LibraryDatabase: Sendable {
         static let v1 = "v1-photos-results-colours-space"
         static let v2 = "v2-packs"
         static let v3 = "v3-space-favourites"
+        static let v4 = "v4-chosen-subjects-and-style"
     }
 
     /// The library error for a failure of SQLite (or GRDB), its cause in words. SQLite says

@@ -48,12 +48,21 @@ public struct LibraryResult: Codable, Sendable, Hashable, FetchableRecord, Persi
     public var maskFile: String?
     public var colors: [PaletteColor]?
     public var createdAt: Date
+    /// The cut-out the sticker is drawn from (what a restyle starts from): the re-cut one when
+    /// subjects were chosen. Nil in records made before schema v4.
+    public var cutOutFile: String?
+    /// The subjects the sticker keeps (0-based ranks), when the person chose; nil: as first made.
+    public var chosenSubjects: [Int]?
+    /// The sticker's style, when known; nil: as the processor made it.
+    public var style: LibraryStyle?
 
     public init(photoDigest: String, identity: String, outcome: Outcome, reason: String? = nil, stickerFile: String? = nil,
-                gradientFile: String? = nil, maskFile: String? = nil, colors: [PaletteColor]? = nil, createdAt: Date = Date()) {
+                gradientFile: String? = nil, maskFile: String? = nil, colors: [PaletteColor]? = nil, createdAt: Date = Date(),
+                cutOutFile: String? = nil, chosenSubjects: [Int]? = nil, style: LibraryStyle? = nil) {
         self.photoDigest = photoDigest; self.identity = identity; self.outcome = outcome; self.reason = reason
         self.stickerFile = stickerFile; self.gradientFile = gradientFile; self.maskFile = maskFile
         self.colors = colors; self.createdAt = createdAt
+        self.cutOutFile = cutOutFile; self.chosenSubjects = chosenSubjects; self.style = style
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Raster
 import StickerKit
 import Testing
 @testable import StickerLibrary
@@ -22,7 +23,8 @@ func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
                  try LibraryDatabase.migrator.appliedIdentifiers(db))
             }
             #expect(tables == ["catalogEntry", "colorScheme", "pack", "photo", "result", "savedSpacePhoto", "spaceFavorite"])
-            #expect(applied == [LibraryDatabase.Migration.v1, LibraryDatabase.Migration.v2, LibraryDatabase.Migration.v3])
+            #expect(applied == [LibraryDatabase.Migration.v1, LibraryDatabase.Migration.v2, LibraryDatabase.Migration.v3,
+                                LibraryDatabase.Migration.v4])
             let mode = try await library.database.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
             #expect(mode == "wal")
         }
@@ -53,6 +55,47 @@ func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
             #expect(schemes.favorites.map(\.colors) == [[PaletteColor(red: 1, green: 2, blue: 3, weight: 1)]])
             try await library.recordPack(ExportedPack(path: "/tmp/x.zip", stickerCount: 1, identity: nil))
             #expect(try await library.packs().count == 1)
+        }
+    }
+
+    @Test("A library of schema v3 is migrated: its results keep their files and gain no choice or style")
+    func migratesFromV3() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder.appending(path: LibraryDatabase.fileName).path
+            do {
+                let queue = try DatabaseQueue(path: path)
+                try LibraryDatabase.migrator.migrate(queue, upTo: LibraryDatabase.Migration.v3)
+                try await queue.write { db in
+                    try db.execute(sql: """
+                        INSERT INTO result (photoDigest, identity, outcome, stickerFile, gradientFile, maskFile, colors, createdAt)
+                        VALUES ('abc', 'id', 'processed', 'ab/s.png', 'ab/g.png', NULL, '[{"red":1,"green":2,"blue":3,"weight":1}]',
+                                '2026-11-25 10:00:00.000');
+                        """)
+                }
+            }
+            let library = try StickerLibrary(folder: folder)
+            let result = try #require(try await library.results(identity: "id")["abc"])
+            #expect(result.stickerFile == "ab/s.png" && result.gradientFile == "ab/g.png")
+            #expect(result.cutOutFile == nil && result.chosenSubjects == nil && result.style == nil)
+        }
+    }
+
+    @Test("A result's cut-out, chosen subjects and style survive reopening the library")
+    func choiceAndStyleRoundTrip() async throws {
+        try await withTemporaryFolder { folder in
+            var style = StickerStyle(outlineWidth: 7, shadow: StickerStyle.Shadow(), effect: .puffy)
+            style.outlineColor = try #require(RGBA8(hex: "#FF3366"))
+            style.padding = 5
+            do {
+                let library = try StickerLibrary(folder: folder)
+                try await library.recordResults([LibraryResult(photoDigest: "d", identity: "id", outcome: .processed, stickerFile: "s.png",
+                                                               gradientFile: "g.png", cutOutFile: "c.png", chosenSubjects: [0, 2],
+                                                               style: LibraryStyle(style))])
+            }
+            let result = try #require(try await StickerLibrary(folder: folder).results(identity: "id")["d"])
+            #expect(result.cutOutFile == "c.png")
+            #expect(result.chosenSubjects == [0, 2])
+            #expect(result.style?.style == style)
         }
     }
 

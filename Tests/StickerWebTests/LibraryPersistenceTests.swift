@@ -75,6 +75,47 @@ import Testing
         #expect(processor.calls == 0, "nothing was processed again")
     }
 
+    @Test("After a restart a sticker shows the subjects chosen and the style picked, and the pack holds it so")
+    func restartShowsTheChoiceAndStyle() async throws {
+        struct StyledSnapshot: Decodable {
+            struct Photo: Decodable { let id: UUID; let style: Style? }
+            struct Style: Decodable, Equatable { let outline: Int?; let outlineColor: String?; let shadow: Bool?; let effect: String? }
+            let photos: [Photo]
+        }
+        struct Listing: Decodable { let chosen: [Int] }
+        let folders = Folders()
+        defer { folders.remove() }
+        let (photoID, seen, seenStyle) = try await withWebApp(store: try StickerLibrary(folder: folders.data), cache: folders.cache) { client in
+            try await client.upload(try samplePNG(), name: "cat")
+            let id = try #require(try await client.processAll().final.photos.first?.id)
+            let chosen = try await client.execute(uri: "/api/stickers/photos/\(id)/subjects", method: .put,
+                                                  headers: [.contentType: "application/json"], body: ByteBuffer(string: #"{"ranks": [2]}"#))
+            #expect(chosen.status == .ok, "\(chosen.errorMessage ?? "")")
+            let restyled = try await client.execute(uri: "/api/stickers/photos/\(id)/style", method: .put,
+                                                    headers: [.contentType: "application/json"],
+                                                    body: ByteBuffer(string: ##"{"effect":"comic","outline":3,"outlineColor":"#FF3366"}"##))
+            #expect(restyled.status == .ok, "\(restyled.errorMessage ?? "")")
+            let style = try #require(try restyled.decoded(StyledSnapshot.self).photos.first?.style)
+            let sticker = try await client.execute(uri: "/api/stickers/photos/\(id)/sticker.png", method: .get)
+            return (id, Data(buffer: sticker.body), style)
+        }
+
+        let processor = FakePhotoProcessor()
+        try await withWebApp(processor: processor, store: try StickerLibrary(folder: folders.data), cache: folders.cache) { client in
+            let snapshot: StyledSnapshot = try await client.execute(uri: "/api/stickers", method: .get).decoded()
+            #expect(snapshot.photos.first?.style == seenStyle)
+            #expect(seenStyle.effect == "comic" && seenStyle.outline == 3 && seenStyle.outlineColor == "#FF3366")
+            let sticker = try await client.execute(uri: "/api/stickers/photos/\(photoID)/sticker.png", method: .get)
+            #expect(sticker.status == .ok)
+            #expect(Data(buffer: sticker.body) == seen, "the sticker as last seen, not as first made")
+            let subjects: Listing = try await client.execute(uri: "/api/stickers/photos/\(photoID)/subjects", method: .get).decoded()
+            #expect(subjects.chosen == [2])
+            let pack = try await client.execute(uri: "/api/stickers/pack.zip", method: .get)
+            #expect(Data(buffer: pack.body).range(of: seen) != nil, "the pack holds the sticker as last seen")
+        }
+        #expect(processor.calls == 0, "nothing was processed again")
+    }
+
     @Test("Handlers read and write the library while a batch runs and records its results")
     func handlersAndABatchAtOnce() async throws {
         let folders = Folders()

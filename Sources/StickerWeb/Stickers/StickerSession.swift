@@ -34,85 +34,34 @@ public final class StickerSession {
         self.store = store
     }
 
-    /// Shows what the library holds from earlier runs: the photos (uploads from the library's own
-    /// copy, folder photos from their file) and, for those made with the same engine and
-    /// options, their stickers; the rest are pending and will come from the cache when processed.
+    /// Shows what the library holds from earlier runs (the model's `restore(from:)`): the photos
+    /// and their stickers as last seen, the subjects chosen and the style picked included.
     public func restore() async throws(LibraryError) {
         guard let store else { return }
-        let photos = try await store.photos()
-        let results = try await store.results(identity: model.cache.identity)
-        var selection: [SelectedPhoto] = []
-        var made: [UUID: StickerFiles] = [:]
-        var invalid: [UUID: String] = [:]
-        for photo in photos {
-            guard let url = photo.storedFile.map(store.files.url) ?? photo.sourcePath.map({ URL(fileURLWithPath: $0) }) else { continue }
-            selection.append(SelectedPhoto(id: photo.id, name: photo.name, source: .file(url)))
-            digests[photo.id] = photo.digest
-            guard let result = results[photo.digest] else { continue }
-            switch result.outcome {
-            case .processed:
-                // The cache entry, when it is still there, also holds the cut-out and the subjects:
-                // restyling and choosing subjects keep working after a restart.
-                if let stored = await model.cache.storedFiles(digest: photo.digest) {
-                    made[photo.id] = stored
-                    recorded.insert(photo.id)
-                    continue
-                }
-                guard let sticker = result.stickerFile.map(store.files.url), let gradient = result.gradientFile.map(store.files.url),
-                      FileManager.default.fileExists(atPath: sticker.path), FileManager.default.fileExists(atPath: gradient.path) else {
-                    continue  // a file gone missing: the photo is made again
-                }
-                made[photo.id] = StickerFiles(sticker: sticker, gradient: gradient, mask: result.maskFile.map(store.files.url),
-                                              colorScheme: PhotoColorScheme(colors: result.colors ?? []))
-            case .unusable:
-                invalid[photo.id] = result.reason ?? "cannot become a sticker"
-            }
-            recorded.insert(photo.id)
-        }
-        model.select(selection)
-        model.restore(made, invalid: invalid)
+        let restored = try await model.restore(from: store)
+        digests = restored.digests
+        recorded = restored.recorded
     }
 
-    /// Records the photos finished since the last call: their PNGs copied into the library's
-    /// files, their results in its database (one transaction).
+    /// Records the photos finished (or restyled, re-cut) since the last call: their PNGs copied
+    /// into the library's files, their results in its database (one transaction).
     func recordResults() async {
         guard let store else { return }
-        let identity = model.cache.identity
-        var pending: [(digest: String, files: StickerFiles?, reason: String?)] = []
-        for photo in model.selection where !recorded.contains(photo.id) {
-            guard let digest = digests[photo.id] else { continue }
-            switch model.state(of: photo.id) {
-            case .processed(let files): pending.append((digest, files, nil))
-            case .invalid(let problem): pending.append((digest, nil, problem.reason))
-            // Not the photo's verdict: nothing to record; the next batch tries it again.
-            case .pending, .engineFailed: continue
+        // Marked before the write, so a second call meanwhile does not record them again.
+        let due = digests.filter { id, _ in
+            guard !recorded.contains(id) else { return false }
+            switch model.state(of: id) {
+            case .processed, .invalid: return true
+            case .pending, .engineFailed: return false
             }
-            recorded.insert(photo.id)
         }
-        guard !pending.isEmpty else { return }
+        guard !due.isEmpty else { return }
+        recorded.formUnion(due.keys)
         do {
-            let results = try await Self.importResults(pending, identity: identity, into: store)
-            try await store.recordResults(results)
+            try await model.record(due, in: store)
         } catch {
             FileHandle.standardError.write(Data("stickers: the library could not record the results: \(error)\n".utf8))
         }
-    }
-
-    @concurrent private static func importResults(_ pending: [(digest: String, files: StickerFiles?, reason: String?)],
-                                                  identity: String, into store: StickerLibrary) async throws(LibraryError) -> [LibraryResult] {
-        var results: [LibraryResult] = []
-        for item in pending {
-            guard let files = item.files else {
-                results.append(LibraryResult(photoDigest: item.digest, identity: identity, outcome: .unusable, reason: item.reason))
-                continue
-            }
-            results.append(LibraryResult(
-                photoDigest: item.digest, identity: identity, outcome: .processed,
-                stickerFile: try store.files.importFile(files.sticker), gradientFile: try store.files.importFile(files.gradient),
-                maskFile: try files.mask.map { url throws(LibraryError) in try store.files.importFile(url) },
-                colors: files.colorScheme.colors))
-        }
-        return results
     }
 
     /// Adds photos to the library's list (after the model took them).
