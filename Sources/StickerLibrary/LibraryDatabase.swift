@@ -136,6 +136,17 @@ struct LibraryDatabase: Sendable {
                 t.add(column: "style", .jsonText)
             }
         }
+        migrator.registerMigration(Migration.v5) { db in
+            // What each pack was: its format, who made it (`make` writing a file, or a download
+            // from the web app), its size and digest, and the stickers in it.
+            try db.alter(table: "pack") { t in
+                t.add(column: "format", .text)
+                t.add(column: "origin", .text)
+                t.add(column: "byteCount", .integer)
+                t.add(column: "digest", .text)
+                t.add(column: "stickers", .jsonText)
+            }
+        }
         return migrator
     }
 
@@ -144,6 +155,7 @@ struct LibraryDatabase: Sendable {
         static let v2 = "v2-packs"
         static let v3 = "v3-space-favourites"
         static let v4 = "v4-chosen-subjects-and-style"
+        static let v5 = "v5-pack-details"
     }
 
     /// The library error for a failure of SQLite (or GRDB), its cause in words. SQLite says

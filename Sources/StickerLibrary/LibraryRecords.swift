@@ -125,18 +125,43 @@ public struct SpaceFavoriteRecord: Codable, Sendable, Hashable, FetchableRecord,
     }
 }
 
-/// A pack that was exported.
+/// A pack that was exported: written by `stickers make`, or downloaded from the web app.
 public struct ExportedPack: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "pack"
 
+    /// Who made the pack.
+    public enum Origin: String, Codable, Sendable {
+        /// `stickers make` wrote it to `path`.
+        case make
+        /// The web app sent it to the browser as a download named `path`.
+        case download
+    }
+
     public var id: Int64?
+    /// Where `make` wrote it (absolute), or the file name a download was offered as.
     public var path: String
     public var stickerCount: Int
     public var identity: String?
     public var createdAt: Date
+    /// `zip`, `whatsapp`, `telegram` or `signal`; nil in records made before schema v5.
+    public var format: String?
+    public var origin: Origin?
+    public var byteCount: Int?
+    /// The pack file's `ContentDigest` (hex): which bytes were handed out.
+    public var digest: String?
+    /// The stickers' names (the photos'), in the pack's order.
+    public var stickers: [String]?
 
-    public init(path: String, stickerCount: Int, identity: String?, createdAt: Date = Date()) {
+    public init(path: String, stickerCount: Int, identity: String?, createdAt: Date = Date(), format: String? = nil,
+                origin: Origin? = nil, byteCount: Int? = nil, digest: String? = nil, stickers: [String]? = nil) {
         self.path = path; self.stickerCount = stickerCount; self.identity = identity; self.createdAt = createdAt
+        self.format = format; self.origin = origin; self.byteCount = byteCount; self.digest = digest; self.stickers = stickers
+    }
+
+    /// The record of a pack whose bytes are `data`: their size and digest.
+    public init(bytes data: Data, path: String, format: String, origin: Origin, stickers: [String], identity: String?, createdAt: Date = Date()) {
+        self.init(path: path, stickerCount: stickers.count, identity: identity, createdAt: createdAt, format: format, origin: origin,
+                  byteCount: data.count, digest: ContentDigest(data).hex, stickers: stickers)
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

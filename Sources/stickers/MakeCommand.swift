@@ -4,6 +4,7 @@ import Foundation
 import Observation
 import StickerApp
 import StickerKit
+import StickerLibrary
 
 /// `stickers make INPUT... -o PACK.zip`: the sticker-pack app on the command line, driven through
 /// the same `StickerViewModel` a GUI uses.
@@ -42,6 +43,10 @@ struct MakeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The processed-photo cache's folder (default: $\(StickerPaths.cacheVariable), else $XDG_CACHE_HOME/stickers).", valueName: "DIR"))
     var cacheDir: String?
+
+    @Option(help: ArgumentHelp("The library the pack is recorded in (default: $\(StickerPaths.dataVariable), else $XDG_DATA_HOME/stickers).",
+                               valueName: "DIR"))
+    var dataDir: String?
 
     @OptionGroup(title: "Style (every sticker in the pack)")
     var style: StyleOptions
@@ -148,6 +153,10 @@ struct MakeCommand: AsyncParsableCommand {
                                                 author: author, emoji: emoji, concurrency: jobs)
             do {
                 let made = try await MessengerPack.make(stickers, options: options, output: url, warn: { printError($0) })
+                for pack in made.packs {
+                    await recordPack(URL(fileURLWithPath: pack.file), format: platform.rawValue, stickers: pack.stickers.map(\.name),
+                                     identity: cache.identity)
+                }
                 try MessengerMakeReport(pack: made, invalid: report.invalid).print(json: json)
             } catch let error as MessengerPack.Failure {
                 throw fail(error.reason, error.exitStatus)
@@ -164,6 +173,7 @@ struct MakeCommand: AsyncParsableCommand {
             throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
         await cache.trim()
+        await recordPack(url, format: PackTarget.zip.rawValue, stickers: model.processedNames, identity: cache.identity)
 
         for photo in photos {
             guard let done = model.processedPhotos[photo.id] else { continue }
@@ -176,6 +186,19 @@ struct MakeCommand: AsyncParsableCommand {
             let skipped = report.invalid.isEmpty ? "" : ", \(report.invalid.count) photo(s) skipped"
             let cached = report.fromCache == 0 ? "" : " (\(report.fromCache) from the cache)"
             print("Wrote \(output): \(report.stickers.count) sticker(s)\(cached)\(skipped).")
+        }
+    }
+}
+
+extension MakeCommand {
+    /// Records the pack written in the library (`stickers library packs` lists them). The pack is
+    /// what was asked for: a library that cannot record it is reported, not a failure of `make`.
+    @MainActor func recordPack(_ url: URL, format: String, stickers: [String], identity: String) async {
+        do {
+            let library = try StickerLibrary(folder: StickerPaths.dataDirectory(explicit: dataDir))
+            try await PackRecords.recordFile(url, format: format, stickers: stickers, identity: identity, in: library)
+        } catch {
+            printError("the pack was written but not recorded in the library: \(error)")
         }
     }
 }

@@ -13,6 +13,7 @@ struct StickersCommand: AsyncParsableCommand {
             ServeCommand.self,
             ModelCommand.self,
             CacheCommand.self,
+            LibraryCommand.self,
         ]
     )
 }

@@ -24,7 +24,7 @@ func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
             }
             #expect(tables == ["catalogEntry", "colorScheme", "pack", "photo", "result", "savedSpacePhoto", "spaceFavorite"])
             #expect(applied == [LibraryDatabase.Migration.v1, LibraryDatabase.Migration.v2, LibraryDatabase.Migration.v3,
-                                LibraryDatabase.Migration.v4])
+                                LibraryDatabase.Migration.v4, LibraryDatabase.Migration.v5])
             let mode = try await library.database.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
             #expect(mode == "wal")
         }
@@ -58,7 +58,7 @@ func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
         }
     }
 
-    @Test("A library of schema v3 is migrated: its results keep their files and gain no choice or style")
+    @Test("A library of schema v3 is migrated: results and packs keep their rows and gain empty new columns")
     func migratesFromV3() async throws {
         try await withTemporaryFolder { folder in
             let path = folder.appending(path: LibraryDatabase.fileName).path
@@ -70,10 +70,14 @@ func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
                         INSERT INTO result (photoDigest, identity, outcome, stickerFile, gradientFile, maskFile, colors, createdAt)
                         VALUES ('abc', 'id', 'processed', 'ab/s.png', 'ab/g.png', NULL, '[{"red":1,"green":2,"blue":3,"weight":1}]',
                                 '2026-11-25 10:00:00.000');
+                        INSERT INTO pack (path, stickerCount, identity, createdAt) VALUES ('/p/old.zip', 2, NULL, '2026-11-25 10:00:00.000');
                         """)
                 }
             }
             let library = try StickerLibrary(folder: folder)
+            let pack = try #require(try await library.packs().first)
+            #expect(pack.path == "/p/old.zip" && pack.stickerCount == 2)
+            #expect(pack.format == nil && pack.origin == nil && pack.byteCount == nil && pack.stickers == nil)
             let result = try #require(try await library.results(identity: "id")["abc"])
             #expect(result.stickerFile == "ab/s.png" && result.gradientFile == "ab/g.png")
             #expect(result.cutOutFile == nil && result.chosenSubjects == nil && result.style == nil)
@@ -96,6 +100,22 @@ func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
             #expect(result.cutOutFile == "c.png")
             #expect(result.chosenSubjects == [0, 2])
             #expect(result.style?.style == style)
+        }
+    }
+
+    @Test("A pack's format, origin, size, digest and stickers survive reopening the library")
+    func packDetailsRoundTrip() async throws {
+        try await withTemporaryFolder { folder in
+            let bytes = Data("PK pack bytes".utf8)
+            do {
+                let library = try StickerLibrary(folder: folder)
+                try await library.recordPack(ExportedPack(bytes: bytes, path: "/out/pack.wastickers", format: "whatsapp", origin: .make,
+                                                          stickers: ["cat", "dog", "owl"], identity: "engine-1"))
+            }
+            let pack = try #require(try await StickerLibrary(folder: folder).packs().first)
+            #expect(pack.path == "/out/pack.wastickers" && pack.format == "whatsapp" && pack.origin == .make)
+            #expect(pack.stickers == ["cat", "dog", "owl"] && pack.stickerCount == 3 && pack.identity == "engine-1")
+            #expect(pack.byteCount == bytes.count && pack.digest == ContentDigest(bytes).hex)
         }
     }
 

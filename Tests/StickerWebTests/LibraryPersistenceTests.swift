@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import StickerApp
+import StickerKit
 import StickerLibrary
 import Testing
 @testable import StickerWeb
@@ -114,6 +115,29 @@ import Testing
             #expect(Data(buffer: pack.body).range(of: seen) != nil, "the pack holds the sticker as last seen")
         }
         #expect(processor.calls == 0, "nothing was processed again")
+    }
+
+    @Test("Each pack downloaded is recorded in the library: format, stickers, size and digest of the bytes sent")
+    func downloadsAreRecorded() async throws {
+        let folders = Folders()
+        defer { folders.remove() }
+        let store = try StickerLibrary(folder: folders.data)
+        let (zip, telegram) = try await withWebApp(store: store, cache: folders.cache) { client in
+            try await client.upload(try samplePNG(), name: "cat")
+            _ = try await client.processAll()
+            let zip = try await client.execute(uri: "/api/stickers/pack.zip", method: .get)
+            let telegram = try await client.execute(uri: "/api/stickers/pack/telegram", method: .get)
+            #expect(zip.status == .ok && telegram.status == .ok)
+            // A refused download is no pack.
+            #expect(try await client.execute(uri: "/api/stickers/pack/whatsapp", method: .get).status == .unprocessableContent)
+            return (Data(buffer: zip.body), Data(buffer: telegram.body))
+        }
+        let packs = try await store.packs().sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+        #expect(packs.map(\.format) == ["zip", "telegram"])
+        #expect(packs.map(\.path) == ["stickers.zip", "stickers.zip"])
+        #expect(packs.allSatisfy { $0.origin == .download && $0.stickers == ["cat"] && $0.stickerCount == 1 })
+        #expect(packs.map(\.byteCount) == [zip.count, telegram.count])
+        #expect(packs.map(\.digest) == [ContentDigest(zip).hex, ContentDigest(telegram).hex])
     }
 
     @Test("Handlers read and write the library while a batch runs and records its results")

@@ -34,7 +34,7 @@ import ZIPFoundation
     func help() async throws {
         let run = try await Stickers.run(["--help"])
         #expect(run.status == 0)
-        for command in ["make", "sticker", "palette", "catalog", "serve", "model"] { #expect(run.output.contains(command)) }
+        for command in ["make", "sticker", "palette", "catalog", "serve", "model", "cache", "library"] { #expect(run.output.contains(command)) }
     }
 
     // MARK: palette
@@ -141,6 +141,36 @@ import ZIPFoundation
         let photos = try #require((try JSONSerialization.jsonObject(with: palettes) as? [String: Any])?["photos"] as? [[String: Any]])
         let weights = (photos.first?["colors"] as? [[String: Any]])?.compactMap { $0["weight"] as? Double } ?? []
         #expect(weights.map { Int(($0 * 10_000).rounded()) }.reduce(0, +) == 10_000, "palettes.json weights sum to 1")
+    }
+
+    @Test("make records each pack it writes in the library (ZIP and messenger packs); library packs --json lists them")
+    func makeRecordsPacks() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appending(path: "library").path
+        let zip = folder.appending(path: "pack.zip"), telegram = folder.appending(path: "telegram.zip")
+        let made = try await Stickers.run(["make", Stickers.sample("coffee.png"), "-o", zip.path, "--data-dir", library],
+                                          environment: ["STICKERS_MODEL": model])
+        #expect(made.status == 0, "\(made)")
+        let forTelegram = try await Stickers.run(["make", Stickers.sample("coffee.png"), "-o", telegram.path, "--for", "telegram"],
+                                                 environment: ["STICKERS_MODEL": model, "STICKERS_DATA_DIR": library])
+        #expect(forTelegram.status == 0, "\(forTelegram)")
+
+        let listed = try await Stickers.run(["library", "packs", "--json", "--data-dir", library])
+        #expect(listed.status == 0, "\(listed)")
+        let packs = try #require(listed.json?["packs"] as? [[String: Any]], "\(listed)")
+        let zipRecord = try #require(packs.first { $0["format"] as? String == "zip" }, "\(packs)")
+        #expect(zipRecord["path"] as? String == zip.path)
+        #expect(zipRecord["origin"] as? String == "make")
+        #expect(zipRecord["stickers"] as? [String] == ["coffee"])
+        #expect(zipRecord["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: zip.path)[.size] as? Int))
+        #expect((zipRecord["digest"] as? String)?.count == 32)
+        let record = try #require(packs.first { $0["format"] as? String == "telegram" }, "\(packs)")
+        #expect(record["path"] as? String == telegram.path && record["stickers"] as? [String] == ["coffee"])
+        #expect(packs.count == 2)
+        let text = try await Stickers.run(["library", "packs", "--data-dir", library])
+        #expect(text.status == 0 && text.output.contains(zip.path), "\(text)")
     }
 
     @Test("make with no usable photo exits 65 and writes no pack")

@@ -43,14 +43,16 @@ enum Stickers {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        if let folder { process.currentDirectoryURL = folder }
         // Files, not pipes: a chatty process never blocks on a full pipe.
         let scratch = FileManager.default.temporaryDirectory.appending(path: "stickers-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
+        var env = ProcessInfo.processInfo.environment
+        // `make` records its packs in the library: a test's own, never the user's, unless it says.
+        env["STICKERS_DATA_DIR"] = scratch.appending(path: "library").path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let folder { process.currentDirectoryURL = folder }
         let out = scratch.appending(path: "out"), err = scratch.appending(path: "err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)

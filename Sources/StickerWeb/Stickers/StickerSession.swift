@@ -319,7 +319,22 @@ public final class StickerSession {
             throw .conflict("no processed stickers yet: process the photos first")
         }
         let model = model
-        return try await PackWriter.zip { url in try await model.exportPack(to: url) }
+        let names = model.processedNames
+        let data = try await PackWriter.zip { url in try await model.exportPack(to: url) }
+        await recordDownload(data, fileName: "stickers.zip", format: "zip", stickers: names)
+        return data
+    }
+
+    /// Records a pack download in the library's packs; a failure to record is logged, the download
+    /// still goes out.
+    private func recordDownload(_ data: Data, fileName: String, format: String, stickers: [String]) async {
+        guard let store else { return }
+        do {
+            try await PackRecords.recordDownload(data, fileName: fileName, format: format, stickers: stickers,
+                                                 identity: model.cache.identity, in: store)
+        } catch {
+            FileHandle.standardError.write(Data("stickers: the library could not record the pack download: \(error)\n".utf8))
+        }
     }
 
     /// A pack for WhatsApp, Telegram or Signal of every processed photo, in selection order:
@@ -344,6 +359,7 @@ public final class StickerSession {
                 throw WebError.unprocessable(failure.reason)
             }
         }
+        await recordDownload(data, fileName: fileName, format: platform.rawValue, stickers: inputs.map(\.name))
         return (data, fileName)
     }
 
