@@ -8,6 +8,7 @@ import re
 import sys
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from harness import run_tests
@@ -116,12 +117,18 @@ def test_library_photos_and_the_pack_download(driver):
     driver.find_element(By.ID, "process").click()
     wait(driver, lambda d: len(cards(d, "processed")) == 2 and len(cards(d, "invalid")) == 1,
          "library photos not processed")
-    # The carousel re-renders as the last results and pictures arrive: wait until its Next button
-    # is enabled and shown before clicking (a click during a re-render was intercepted once).
-    wait(driver, lambda d: d.find_element(By.ID, "carousel-next").is_enabled()
-         and d.find_element(By.ID, "carousel-next").is_displayed(), "carousel's Next never enabled")
+    # The carousel re-renders as the last results and pictures arrive, keeping the centred sticker
+    # where it is: whichever photo finished first may be centred, at either end. Wait until a step
+    # button is enabled and shown, then click it (a click during a re-render was intercepted once).
+    def step_button(d):
+        for name in ("carousel-next", "carousel-prev"):
+            button = d.find_element(By.ID, name)
+            if button.is_enabled() and button.is_displayed():
+                return button
+        return None
+    button = wait(driver, step_button, "neither carousel step button was ever enabled")
     caption = driver.find_element(By.ID, "carousel-caption").text
-    driver.find_element(By.ID, "carousel-next").click()
+    button.click()
     wait(driver, lambda d: d.find_element(By.ID, "carousel-caption").text != caption, "carousel did not move")
     result = driver.execute_async_script("""
         const done = arguments[0];
@@ -141,6 +148,50 @@ def test_library_photos_and_the_pack_download(driver):
             " fetch(arguments[0]).then(r => done([r.status, r.headers.get('content-disposition')]), e => done([0, String(e)]));",
             link.get_attribute("href"))
         assert status[0] == 200 and "stickers.zip" in status[1], (platform, status)
+
+
+def test_download_for_menu_fits_the_toolbar_and_works_from_the_keyboard(driver):
+    fresh_page(driver)
+    driver.find_element(By.ID, "use-library").click()
+    wait(driver, lambda d: len(cards(d, "processed")) + len(cards(d, "invalid")) == 0
+         and len(d.find_elements(By.CSS_SELECTOR, ".card")) == 2, "library photos not added")
+    driver.find_element(By.ID, "process").click()
+    wait(driver, lambda d: len(cards(d, "processed")) == 1 and len(cards(d, "invalid")) == 1, "library photos not processed")
+    # One line at 1280 px: every toolbar control's top edge at the same height.
+    tops = driver.execute_script("""
+        return [...document.querySelectorAll('#tab-stickers .toolbar > :not([hidden])')]
+          .map(e => Math.round(e.getBoundingClientRect().top));""")
+    assert len(set(tops)) == 1, f"the toolbar wraps: tops {tops}"
+
+    menu = driver.find_element(By.ID, "download-for")
+    summary = menu.find_element(By.TAG_NAME, "summary")
+    telegram = driver.find_element(By.ID, "download-telegram")
+    whatsapp = driver.find_element(By.ID, "download-whatsapp")
+    assert not telegram.is_displayed(), "the menu starts closed"
+    # One sticker: WhatsApp (3…30) is disabled and skipped by the keyboard, with the reason.
+    assert whatsapp.get_attribute("aria-disabled") == "true" and whatsapp.get_attribute("tabindex") == "-1"
+    assert "3 to 30" in whatsapp.get_attribute("title")
+    assert telegram.get_attribute("aria-disabled") == "false"
+
+    driver.execute_script("arguments[0].focus();", summary)
+    summary.send_keys(Keys.ENTER)
+    wait(driver, lambda d: telegram.is_displayed(), "Enter did not open the menu")
+    summary.send_keys(Keys.ARROW_DOWN)
+    active = driver.switch_to.active_element
+    assert active.get_attribute("id") == "download-telegram", active.get_attribute("id")
+    active.send_keys(Keys.ARROW_DOWN)
+    assert driver.switch_to.active_element.get_attribute("id") == "download-signal"
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait(driver, lambda d: not telegram.is_displayed(), "Escape did not close the menu")
+    assert driver.switch_to.active_element == summary, "Escape returns the focus to the menu's button"
+
+    summary.click()
+    wait(driver, lambda d: telegram.is_displayed(), "a click did not open the menu")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    driver.execute_script("window.scrollTo(0, 0);")
+    driver.save_screenshot(os.path.join("/tmp", "web-download-menu.png"))
+    driver.find_element(By.ID, "progress-text").click()
+    wait(driver, lambda d: not telegram.is_displayed(), "a click elsewhere did not close the menu")
 
 
 def scale_and_tilt(transform):

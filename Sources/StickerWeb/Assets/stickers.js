@@ -159,12 +159,55 @@
     const processedCount = snapshot.photos.filter(p => p.status === "processed").length;
     $("download").classList.toggle("disabled", processedCount === 0);
     // WhatsApp packs hold 3 to 30 stickers; Telegram and Signal at least 1 (and at most 120 / 200).
-    $("download-whatsapp").classList.toggle("disabled", processedCount < 3 || processedCount > 30);
-    $("download-telegram").classList.toggle("disabled", processedCount === 0 || processedCount > 120);
-    $("download-signal").classList.toggle("disabled", processedCount === 0 || processedCount > 200);
+    for (const [platform, name, least, most] of [["whatsapp", "WhatsApp", 3, 30], ["telegram", "Telegram", 1, 120],
+                                                  ["signal", "Signal", 1, 200]]) {
+      const fits = processedCount >= least && processedCount <= most;
+      setMenuItemEnabled($("download-" + platform), fits,
+        `A ${name} pack holds ${least} to ${most} stickers; ${processedCount} ${processedCount === 1 ? "is" : "are"} made`);
+    }
     $("drop-hint").hidden = total > 0;
     renderCarousel();
   }
+
+  // "Download for …": a disclosure menu (details/summary: Enter or Space opens it, Tab or the
+  // arrow keys move through its apps, Escape or a click elsewhere closes it).
+  const downloadMenu = $("download-for");
+  const menuItems = () => [...downloadMenu.querySelectorAll(".menu-list a:not(.disabled)")];
+
+  function setMenuItemEnabled(link, enabled, why) {
+    link.classList.toggle("disabled", !enabled);
+    link.setAttribute("aria-disabled", String(!enabled));
+    link.tabIndex = enabled ? 0 : -1;
+    link.title = enabled ? "" : why;
+  }
+
+  function closeDownloadMenu(focusSummary) {
+    if (!downloadMenu.open) return;
+    downloadMenu.open = false;
+    if (focusSummary) downloadMenu.querySelector("summary").focus();
+  }
+
+  downloadMenu.addEventListener("click", e => {
+    const link = e.target.closest(".menu-list a");
+    if (!link) return;
+    if (link.classList.contains("disabled")) { e.preventDefault(); return; }
+    closeDownloadMenu(true);
+  });
+  downloadMenu.addEventListener("keydown", e => {
+    if (e.key === "Escape") { e.preventDefault(); closeDownloadMenu(true); return; }
+    if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+    e.preventDefault();
+    if (!downloadMenu.open) downloadMenu.open = true;
+    const items = menuItems();
+    if (!items.length) return;
+    const at = items.indexOf(document.activeElement);
+    const next = e.key === "ArrowDown" ? (at + 1) % items.length : (at <= 0 ? items.length - 1 : at - 1);
+    items[next].focus();
+  });
+  document.addEventListener("click", e => { if (!downloadMenu.contains(e.target)) closeDownloadMenu(false); });
+  downloadMenu.addEventListener("focusout", e => {
+    if (e.relatedTarget && !downloadMenu.contains(e.relatedTarget)) closeDownloadMenu(false);
+  });
 
   const carousel = createCarousel({ strip: $("carousel-strip"), caption: $("carousel-caption"),
     previous: $("carousel-prev"), next: $("carousel-next") });
