@@ -16,6 +16,8 @@ if [ -z "$bin" ]; then
     bin=.build/release/stickers
 fi
 work="$(mktemp -d /tmp/stickers-library-bench.XXXXXX)"
+# make records its packs in a library: the run's own, never the user's.
+export STICKERS_DATA_DIR="$work/data"
 trap 'rm -rf "$work"' EXIT
 
 python3 - "$work" <<'PY'

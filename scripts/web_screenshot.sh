@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 swift build --product stickers
 bin="$(swift build --show-bin-path)/stickers"
 work="$(mktemp -d)"
+# The server's library: the run's own, never the user's.
+export STICKERS_DATA_DIR="$work/data"
 pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/library/invalid"
