@@ -134,7 +134,7 @@ struct CatalogCommand: AsyncParsableCommand {
             guard saving, model.error == nil, !Task.isCancelled else { return }
             outcomes.byID = await saveAll(model)
         }
-        let interrupts = InterruptHandler(cancelling: work)
+        let interrupts = await InterruptHandler(cancelling: work)
         await work.value
         interrupts.stop()
         if work.isCancelled {

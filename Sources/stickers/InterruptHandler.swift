@@ -2,37 +2,58 @@ import Dispatch
 import Synchronization
 import Foundation
 
-/// Turns Ctrl-C (SIGINT) and SIGTERM into cancellation of a task, so long work stops cleanly and
-/// leaves no partial file behind.
+/// SIGINT and SIGTERM handled by Dispatch signal sources, installed and *armed*.
 ///
 /// Why Dispatch: a POSIX signal handler may only call async-signal-safe functions, so it cannot
 /// cancel a Swift task itself. Dispatch's signal source is the standard safe bridge from a signal
 /// to ordinary code (swift-service-lifecycle's UnixSignals is built on it too); Swift concurrency
-/// has no signal API of its own. The handler does nothing but cancel the task.
-final class InterruptHandler {
+/// has no signal API of its own. `arm` returns only once both sources are registered: Dispatch
+/// registers them asynchronously, and a signal arriving before that (the default action already
+/// replaced) would be lost — work that never stops.
+///
+/// Nonisolated: in this main-actor module its handler would otherwise be a main-actor closure,
+/// and the runtime stops a process that runs one on another thread.
+nonisolated final class TerminationSignals {
     private var sources: [any DispatchSourceSignal] = []
 
-    init(cancelling task: Task<Void, Never>) {
+    static func arm(on queue: DispatchQueue, _ handler: @escaping () -> Void) async -> TerminationSignals {
+        let signals = TerminationSignals()
+        let (registered, announce) = AsyncStream.makeStream(of: Void.self)
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN) // Let the source, not the default action, handle it.
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler {
-                // Said at once: the work may take a moment to wind down (and scripts can wait for it).
-                printError("interrupted: stopping")
-                task.cancel()
-            }
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setRegistrationHandler { announce.yield() }
+            source.setEventHandler(handler: handler)
             source.resume()
-            sources.append(source)
+            signals.sources.append(source)
         }
+        for await _ in registered.prefix(signals.sources.count) {}
+        return signals
     }
 
     /// Restores the default signal actions: a second Ctrl-C after the work ended stops the process.
-    func stop() {
+    func disarm() {
         for source in sources { source.cancel() }
         sources.removeAll()
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
     }
+}
+
+/// Turns Ctrl-C (SIGINT) and SIGTERM into cancellation of a task, so long work stops cleanly and
+/// leaves no partial file behind. The handler does nothing but cancel the task.
+final class InterruptHandler {
+    private let signals: TerminationSignals
+
+    init(cancelling task: Task<Void, Never>) async {
+        signals = await TerminationSignals.arm(on: .main) {
+            // Said at once: the work may take a moment to wind down (and scripts can wait for it).
+            printError("interrupted: stopping")
+            task.cancel()
+        }
+    }
+
+    func stop() { signals.disarm() }
 }
 
 /// `serve`'s SIGINT and SIGTERM: the first asks for an orderly stop and arms a hard deadline; a
@@ -52,27 +73,15 @@ nonisolated final class StopSignals {
     /// the process's own teardown.
     static let deadline: DispatchTimeInterval = .milliseconds(4_500)
 
-    private var sources: [any DispatchSourceProtocol] = []
-    private let registered: AsyncStream<Void>
+    private let signals: TerminationSignals
+    private let timer: any DispatchSourceTimer
 
-    /// Installs the handlers and returns once they are armed: Dispatch registers a source
-    /// asynchronously, and a signal arriving before that (the default action already replaced)
-    /// would be lost — a server that never stops.
+    /// Installs the handlers and returns once they are armed (see `TerminationSignals`).
     /// - Parameters:
     ///   - stop: starts the orderly stop (on the main actor; must return at once).
     ///   - cleanUp: removes what a forced exit would leave half-made; runs on any thread.
     static func install(stop: @escaping @MainActor @Sendable () -> Void,
                         cleanUp: @escaping @Sendable () -> Void) async -> StopSignals {
-        let signals = StopSignals(stop: stop, cleanUp: cleanUp)
-        var armed = 0
-        for await _ in signals.registered {
-            armed += 1
-            if armed == 2 { break }
-        }
-        return signals
-    }
-
-    private init(stop: @escaping @MainActor @Sendable () -> Void, cleanUp: @escaping @Sendable () -> Void) {
         let received = SignalCount()
         let forcedExit: @Sendable (String) -> Void = { reason in
             printError("\(reason): exiting now")
@@ -87,30 +96,24 @@ nonisolated final class StopSignals {
         timer.setEventHandler { forcedExit("not stopped within 4.5 s") }
         timer.schedule(deadline: .distantFuture)
         timer.resume()
-        let (registered, announce) = AsyncStream.makeStream(of: Void.self)
-        self.registered = registered
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN) // Let the source, not the default action, handle it.
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setRegistrationHandler { announce.yield() }
-            source.setEventHandler {
-                guard received.increment() == 1 else { return forcedExit("second interrupt") }
-                printError("stopping: finishing the requests in flight (send the signal again to exit at once)")
-                timer.schedule(deadline: .now() + Self.deadline)
-                Task { @MainActor in stop() }
-            }
-            source.resume()
-            sources.append(source)
+        let signals = await TerminationSignals.arm(on: .global()) {
+            guard received.increment() == 1 else { return forcedExit("second interrupt") }
+            printError("stopping: finishing the requests in flight (send the signal again to exit at once)")
+            timer.schedule(deadline: .now() + Self.deadline)
+            Task { @MainActor in stop() }
         }
-        sources.append(timer)
+        return StopSignals(signals: signals, timer: timer)
+    }
+
+    private init(signals: TerminationSignals, timer: any DispatchSourceTimer) {
+        self.signals = signals
+        self.timer = timer
     }
 
     /// The orderly stop ended: the deadline is disarmed, the default signal actions restored.
     func finish() {
-        for source in sources { source.cancel() }
-        sources.removeAll()
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        timer.cancel()
+        signals.disarm()
     }
 }
 

@@ -112,7 +112,7 @@ struct MakeCommand: AsyncParsableCommand {
             }
         }
         let batch = Task { await model.processAllPhotos() }
-        let interrupts = InterruptHandler(cancelling: batch)
+        let interrupts = await InterruptHandler(cancelling: batch)
         await batch.value
         interrupts.stop()
         drawing.cancel()
