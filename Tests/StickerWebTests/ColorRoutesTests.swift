@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Raster
 import Testing
+@testable import StickerLibrary
 import StickerWeb
 
 struct ColorsState: Decodable {
@@ -67,6 +68,24 @@ extension TestClientProtocol {
 
             let photo = try await client.execute(uri: "/api/colors/photo", method: .get)
             #expect(photo.headers[.contentType] == "image/png")
+        }
+    }
+
+    @Test("A scheme the library cannot keep is still shown, and the page is told why with a 507")
+    func aSchemeTheLibraryCannotKeepIsA507() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-colors-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try StickerLibrary(folder: folder)  // made with room, then only read
+        let readOnly = try StickerLibrary(folder: folder) { $0.readonly = true }
+        try await withWebApp(store: readOnly) { client in
+            try await client.chooseColorPhoto(try fourColorPNG(), name: "quads.png")
+            let response = try await client.execute(uri: "/api/colors/extract?count=4", method: .post)
+            #expect(response.status.code == 507)
+            let message = try #require(response.errorMessage)
+            #expect(message.contains("the colour scheme was made, but the library could not keep it"), "\(message)")
+            #expect(message.contains(readOnly.databasePath), "\(message)")
+            let state: ColorsState = try await client.execute(uri: "/api/colors", method: .get).decoded()
+            #expect(state.colors?.isEmpty == false)
         }
     }
 

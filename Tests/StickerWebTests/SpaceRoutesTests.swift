@@ -99,7 +99,7 @@ func withSpaceApp(_ test: @escaping @Sendable (any TestClientProtocol, FakeAPODS
         }
     }
 
-    @Test("A photo that cannot be written is a 422 naming the place and the cause, and changes nothing")
+    @Test("A photo that cannot be written is a 507 naming the place and the cause, and changes nothing")
     func anUnwritableFolderIsAClearError() async throws {
         // Root writes anywhere: a file where the folder should be is what refuses the write here
         // (a full disk and a read-only folder are in scripts/full_disk_check.sh).
@@ -112,7 +112,7 @@ func withSpaceApp(_ test: @escaping @Sendable (any TestClientProtocol, FakeAPODS
                 let listed: SpaceState = try await client.execute(uri: "/api/space/refresh", method: .post).decoded()
                 let photo = try #require(listed.items.first { $0.mediaType == "image" })
                 let response = try await client.execute(uri: "/api/space/photos/\(photo.id)/save", method: .post)
-                #expect(response.status == .unprocessableContent)
+                #expect(response.status.code == 507)
                 let message = try #require(response.errorMessage)
                 // The cause in words, not Foundation's generic sentence.
                 #expect(message.contains("could not be written to \(blocker.path): a file of that name already exists"), "\(message)")

@@ -32,13 +32,14 @@ public final class ColorSession {
         model.restore(history: history.map(record), favorites: favorites.map(record))
     }
 
-    private func save(_ record: ColorSchemeRecord) async {
+    /// Keeps `record` in the library; a failure says why (the page shows it), the scheme stays on screen.
+    private func save(_ record: ColorSchemeRecord) async throws(WebError) {
         do {
             try await store?.saveColorScheme(LibraryColorScheme(
                 id: record.id, photoName: record.photoName, colors: record.scheme.colors, colorCount: record.colorCount,
                 createdAt: record.date, favoritedAt: model.isFavorite(record.id) ? Date() : nil))
         } catch {
-            FileHandle.standardError.write(Data("stickers: the library could not record the colour scheme: \(error)\n".utf8))
+            throw .insufficientStorage("the colour scheme was made, but the library could not keep it: \(error)")
         }
     }
 
@@ -99,7 +100,7 @@ public final class ColorSession {
         let before = model.history.first?.id
         await model.extractColorScheme()
         if let message = model.errorMessage { throw .unprocessable(message) }
-        if let latest = model.history.first, latest.id != before { await save(latest) }
+        if let latest = model.history.first, latest.id != before { try await save(latest) }
     }
 
     func toggleFavorite(_ id: UUID) async throws(WebError) {
@@ -107,7 +108,7 @@ public final class ColorSession {
             throw .notFound("no colour scheme with id \(id.uuidString)")
         }
         model.toggleFavorite(record)
-        await save(record)
+        try await save(record)
     }
 
     /// The latest scheme, or the record `id`'s, in `formatName`; with a file name for it.

@@ -17,6 +17,8 @@ enum WebError: Error, Sendable, Equatable {
     case tooManyRequests(String, retryAfter: Int)
     /// The server is at a capacity limit (503, with Retry-After): answered at once, never queued.
     case busy(String, retryAfter: Int)
+    /// What was asked for could not be kept (a full disk, a read-only library): 507, with the cause.
+    case insufficientStorage(String)
 
     var httpError: HTTPError {
         switch self {
@@ -31,6 +33,8 @@ enum WebError: Error, Sendable, Equatable {
         case .tooManyRequests(let message, let retry):
             HTTPError(.tooManyRequests, headers: [.retryAfter: String(retry)], message: message)
         case .busy(let message, let retry): HTTPError(.serviceUnavailable, headers: [.retryAfter: String(retry)], message: message)
+        case .insufficientStorage(let message):
+            HTTPError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), message: message)
         }
     }
 }

@@ -97,21 +97,22 @@ public final class SpaceSession {
     func save(_ id: String, hd: Bool) async throws(WebError) {
         let photo = try photo(id)
         if let reason = photo.unsavableReason { throw .unprocessable("\(photo.title) cannot be saved: \(reason)") }
+        let file: URL
         do {
-            let file = try await model.save(photo, hd: hd)
-            do {
-                try await store?.saveSpacePhoto(SavedSpacePhoto(date: photo.id, title: photo.title, file: file.path,
-                                                                url: photo.imageURL(hd: hd)?.absoluteString))
-            } catch {
-                FileHandle.standardError.write(Data("stickers: the library could not record the saved photo: \(error)\n".utf8))
-            }
+            file = try await model.save(photo, hd: hd)
         } catch {
             switch error {
             case .notSavable(let reason): throw .unprocessable("\(photo.title) cannot be saved: \(reason)")
             case .download: throw .badGateway("\(photo.title) could not be downloaded: \(error)")
-            case .write(let path, let reason): throw .unprocessable("\(photo.title) could not be written to \(path): \(reason)")
+            case .write(let path, let reason): throw .insufficientStorage("\(photo.title) could not be written to \(path): \(reason)")
             case .cancelled: throw .conflict("saving \(photo.title) was cancelled")
             }
+        }
+        do {
+            try await store?.saveSpacePhoto(SavedSpacePhoto(date: photo.id, title: photo.title, file: file.path,
+                                                            url: photo.imageURL(hd: hd)?.absoluteString))
+        } catch {
+            throw .insufficientStorage("\(photo.title) was saved to \(file.path), but the library could not record it: \(error)")
         }
     }
 

@@ -21,7 +21,7 @@ enum PackWriter {
             throw error
         } catch {
             // The cause in words ("no space left on device"), not Foundation's generic sentence.
-            throw .unprocessable("the pack could not be written: \(ErrorReason.of(error))")
+            throw .insufficientStorage("the pack could not be written: \(ErrorReason.of(error))")
         }
     }
 }

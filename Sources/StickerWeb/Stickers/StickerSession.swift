@@ -69,7 +69,7 @@ public final class StickerSession {
         guard let store, !photos.isEmpty else { return }
         for photo in photos { digests[photo.id] = photo.digest }
         do { try await store.addPhotos(photos) } catch {
-            throw .unprocessable("the library could not record the photos: \(error)")
+            throw .insufficientStorage("the library could not record the photos: \(error)")
         }
     }
 
@@ -107,7 +107,7 @@ public final class StickerSession {
         do {
             stored = try await Self.storeUploads(uploads, in: store)
         } catch {
-            throw .unprocessable("the upload could not be stored: \(error)")
+            throw .insufficientStorage("the upload could not be stored: \(error)")
         }
         let present = Set(model.selection.compactMap { digests[$0.id] })
         var seen = Set<String>()
