@@ -29,7 +29,7 @@ enum ProcreateSwatches {
     }
 
     static func decode(_ data: Data) throws(PaletteDecodingError) -> PhotoColorScheme {
-        guard let json = StoredZIP.file(entryName, in: data) else { throw .malformed("not a ZIP holding \(entryName)") }
+        let json = try ZIPReader.file(entryName, in: data)
         let palettes: [Palette]
         do { palettes = try JSONDecoder().decode([Palette].self, from: json) } catch {
             throw .malformed("\(entryName) is not a Procreate palette: \(error)")

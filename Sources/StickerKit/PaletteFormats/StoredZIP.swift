@@ -2,8 +2,8 @@ import Foundation
 import ZIPFoundation
 
 /// A one-file ZIP archive with the file stored (not compressed) and a fixed date (1980-01-01), so
-/// the same palette always gives the same bytes (golden files, caches). Reading goes through
-/// ZIPFoundation, which takes any ZIP another program wrote.
+/// the same palette always gives the same bytes (golden files, caches). `ZIPReader` reads any ZIP
+/// another program wrote.
 enum StoredZIP {
     static func archive(_ contents: Data, named path: String) -> Data {
         let name = Data(path.utf8)
@@ -34,19 +34,6 @@ enum StoredZIP {
         out.appendLittleEndian(UInt32(directorySize)); out.appendLittleEndian(UInt32(directoryOffset))
         out.appendLittleEndian(UInt16(0))
         return out
-    }
-
-    /// The file at `path` inside a ZIP archive, or nil when there is none or the bytes are not a ZIP.
-    static func file(_ path: String, in data: Data) -> Data? {
-        var contents = Data()
-        do {
-            let archive = try Archive(data: data, accessMode: .read, pathEncoding: nil)
-            guard let entry = archive[path] else { return nil }
-            _ = try archive.extract(entry, skipCRC32: false) { contents.append($0) }
-        } catch {
-            return nil
-        }
-        return contents
     }
 }
 
