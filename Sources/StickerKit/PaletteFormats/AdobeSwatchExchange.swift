@@ -57,7 +57,10 @@ enum AdobeSwatchExchange {
             let model = String(decoding: try block.bytes(4), as: UTF8.self)
             guard model == "RGB " else { throw .malformed("colour model “\(model)” is not RGB") }
             let channels = try (0..<3).map { _ throws(PaletteDecodingError) in
-                UInt8(clamping: Int((Float(bitPattern: try block.uint32()) * 255).rounded()))
+                let value = Float(bitPattern: try block.uint32())
+                // Any 32 bits are some float: NaN, infinity or 1e38 would trap converting to Int.
+                guard value.isFinite else { throw .malformed("a colour channel is \(value), not a number in 0…1") }
+                return UInt8((min(max(value, 0), 1) * 255).rounded())
             }
             let nameFields = name.split(separator: " ")
             let weight = nameFields.count > 1 ? PaletteText.weight(percent: nameFields[1]) ?? 0 : 0

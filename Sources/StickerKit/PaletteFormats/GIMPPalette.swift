@@ -21,7 +21,8 @@ enum GIMPPalette {
         var colors: [PaletteColor] = []
         for line in lines.dropFirst() {
             if line.hasPrefix("#") || line.hasPrefix("Name:") || line.hasPrefix("Columns:") || line.isEmpty { continue }
-            let halves = line.split(separator: "\t", maxSplits: 1)
+            // Empty halves kept: a line of only a tab still has a (blank) first half.
+            let halves = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             let channels = halves[0].split(separator: " ").compactMap { UInt8($0) }
             guard channels.count == 3 else { throw .malformed("“\(line)” is not R G B") }
             let nameFields = halves.count > 1 ? halves[1].split(separator: " ") : []

@@ -33,9 +33,10 @@ enum PaletteText {
                             blue: UInt8(value & 0xFF), weight: weight)
     }
 
-    /// `42.0%` as 0.42.
+    /// `42.0%` as 0.42; nil for anything else, including "inf%" and "nan%" (Double parses both, and
+    /// an infinite weight traps the writers' rounding) and negative shares.
     static func weight(percent: some StringProtocol) -> Double? {
-        guard percent.hasSuffix("%"), let value = Double(percent.dropLast()) else { return nil }
+        guard percent.hasSuffix("%"), let value = Double(percent.dropLast()), value.isFinite, value >= 0 else { return nil }
         return value / 100
     }
 }
