@@ -5,9 +5,10 @@
 #   scripts/fuzz.sh all SECONDS        each target in turn, SECONDS each
 #   scripts/fuzz.sh list               the targets
 #
-# Targets: jpeg, png (Raster's decoders and the libjpeg-turbo/libpng shims), exif (our EXIF
-# orientation parser), onnx (the ONNX/protobuf reader and graph planner), multipart (the web app's
-# form parser), apod (the APOD JSON decoding).
+# Targets: jpeg, png, webp (Raster's decoders, the libjpeg-turbo/libpng shims and the libwebp
+# binding), exif (our EXIF orientation parser), onnx (the ONNX/protobuf reader and graph planner),
+# multipart (the web app's form parser), apod (the APOD JSON decoding), palette (StickerKit's
+# palette readers: aco, ase, procreate swatches through ZIPFoundation, and the text formats).
 #
 # Each target is compiled straight from the module's sources with `swiftc -sanitize=fuzzer,address`
 # (SwiftPM cannot build a libFuzzer binary: it has no main of its own). The seeds in
@@ -18,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/.build-fuzz
-targets=(jpeg png exif onnx multipart apod)
+targets=(jpeg png webp exif onnx multipart apod palette)
 
 if [ "${1:-}" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 if [ $# -ne 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
@@ -76,13 +77,15 @@ module CImageCodecs {
 EOF
 }
 
-# A plain Swift module that Raster imports (compiled once, into $out/obj).
+# A plain Swift module a target imports (compiled once, into $out/obj); further arguments are
+# extra compiler flags.
 swift_module() {
     local name=$1 dir=$2
+    shift 2
     mapfile -t files < <(find "$dir" -name '*.swift' | sort)
     if [ ! -f "$out/obj/$name.o" ] || [ -n "$(find "$dir" -newer "$out/obj/$name.o" -print -quit)" ]; then
-        swiftc "${swift_flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/obj/$name.swiftmodule" \
-            -emit-object -wmo -o "$out/obj/$name.o" "${files[@]}"
+        swiftc "${swift_flags[@]}" "$@" -module-name "$name" -emit-module -emit-module-path "$out/obj/$name.swiftmodule" \
+            -emit-object -wmo -o "$out/obj/$name.o" "${files[@]}" >&2
     fi
     echo "$out/obj/$name.o"
 }
@@ -98,23 +101,42 @@ lazy_webp_object() {
     echo "$o"
 }
 
+# Raster, compiled once as a module (testable: the EXIF target calls an internal parser) and shared
+# by the targets that decode images or name colours; sets raster_flags (what linking it needs).
+raster_module() {
+    mapfile -t objects < <(codec_objects)
+    objects+=("$(lazy_webp_object)" "$(swift_module BoundedConcurrency Sources/BoundedConcurrency)")
+    maps=(-Xcc -fmodule-map-file="$out/obj/module.modulemap" -Xcc -fmodule-map-file="$out/obj/CLazyWebP.modulemap")
+    mapfile -t raster < <(find Sources/Raster -name '*.swift' | sort)
+    if [ ! -f "$out/obj/Raster.o" ] || [ -n "$(find Sources/Raster Sources/CImageCodecs Sources/CLazyWebP Sources/BoundedConcurrency -newer "$out/obj/Raster.o" -print -quit)" ]; then
+        echo "== building Raster for fuzzing"
+        swiftc "${swift_flags[@]}" -enable-testing -module-name Raster -emit-module -emit-module-path "$out/obj/Raster.swiftmodule" \
+            -emit-object -wmo -o "$out/obj/Raster.o" -I "$out/obj" "${maps[@]}" "${raster[@]}"
+    fi
+    # shellcheck disable=SC2207
+    raster_flags=(-I "$out/obj" "${maps[@]}" "$out/obj/Raster.o" "${objects[@]}"
+                  $(pkg-config --libs libpng libjpeg) -lz -ldl)
+}
+
 sources=() extra=()
 case $target in
-    jpeg|png|exif)
-        # Raster is compiled once as a module (testable: the EXIF target calls an internal parser)
-        # and shared by the three targets.
-        mapfile -t objects < <(codec_objects)
-        objects+=("$(lazy_webp_object)" "$(swift_module BoundedConcurrency Sources/BoundedConcurrency)")
-        maps=(-Xcc -fmodule-map-file="$out/obj/module.modulemap" -Xcc -fmodule-map-file="$out/obj/CLazyWebP.modulemap")
-        mapfile -t raster < <(find Sources/Raster -name '*.swift' | sort)
-        if [ ! -f "$out/obj/Raster.o" ] || [ -n "$(find Sources/Raster Sources/CImageCodecs Sources/CLazyWebP Sources/BoundedConcurrency -newer "$out/obj/Raster.o" -print -quit)" ]; then
-            echo "== building Raster for fuzzing"
-            swiftc "${swift_flags[@]}" -enable-testing -module-name Raster -emit-module -emit-module-path "$out/obj/Raster.swiftmodule" \
-                -emit-object -wmo -o "$out/obj/Raster.o" -I "$out/obj" "${maps[@]}" "${raster[@]}"
-        fi
+    jpeg|png|webp|exif)
+        raster_module
         sources=(Tests/Fuzz/Targets/decode_every_way.swift)
-        extra=(-I "$out/obj" "${maps[@]}" "$out/obj/Raster.o" "${objects[@]}"
-               $(pkg-config --libs libpng libjpeg) -lz -ldl)
+        extra=("${raster_flags[@]}")
+        ;;
+    palette)
+        # The readers with what they call (colour names, contrast), straight from StickerKit's
+        # sources; ZIPFoundation (the package's checkout) reads the procreate ZIP, instrumented too.
+        raster_module
+        zip=.build/checkouts/ZIPFoundation
+        [ -d "$zip" ] || swift package resolve
+        zip_map=(-Xcc -fmodule-map-file="$root/$zip/Sources/CZLib/module.modulemap")
+        extra=("${raster_flags[@]}" "${zip_map[@]}"
+               "$(swift_module ZIPFoundation "$zip/Sources/ZIPFoundation" -swift-version 5 "${zip_map[@]}" -Xcc -D_GNU_SOURCE=1)")
+        mapfile -t sources < <(find Sources/StickerKit/PaletteFormats -name '*.swift' | sort)
+        sources+=(Sources/StickerKit/PhotoColorScheme.swift Sources/StickerKit/Colors/ColorNames.swift
+                  Sources/StickerKit/Colors/ColorNameList.swift Sources/StickerKit/Colors/ContrastRatio.swift)
         ;;
     onnx)
         # The kernel modules NeuralNet imports are compiled as plain modules first (no CPU-specific
@@ -144,7 +166,9 @@ swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" -o "$binary" \
 log=$out/fuzz-$target.log
 echo "== fuzzing $target for ${seconds}s (log: $log)"
 set +e
-"$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+# libFuzzer's own report names a Swift trap ("Swift runtime failure: …"); Swift's backtracer on
+# top of it can hang under ASan.
+SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/crashes/$target-" "$out/corpus/$target" "Tests/Fuzz/corpus/$target" > "$log" 2>&1
 status=$?
 set -e
