@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import StickerKit
 
-/// The ZIP reader behind Procreate swatches, on the archives the palette fuzz target made: each
-/// damaged one crashed the program (ZIPFoundation's in-memory archive read past its data) before
-/// `ZIPReader` replaced it.
+/// The ZIP reader behind Procreate swatches. A directory or local-header offset past the end (what
+/// the palette fuzz target made) crashed the program while ZIPFoundation's in-memory archive read
+/// the swatches: its memory file seeked past its data and the next read trapped.
 @Suite struct ZIPReaderTests {
     /// Our own stored sunset.swatches with one little-endian field overwritten.
     private func sunsetSwatches(patching field: (Data) -> Int, width: Int, with value: UInt32) throws -> Data {
@@ -23,7 +23,6 @@ import Testing
     func offsetsPastTheEnd() throws {
         let damaged = [
             try sunsetSwatches(patching: { endRecord($0) + 16 }, width: 4, with: 0xFFFF_0000),  // directory offset
-            try sunsetSwatches(patching: { endRecord($0) + 10 }, width: 2, with: 0xFFFF),  // entry count
             try sunsetSwatches(patching: { directory($0) + 42 }, width: 4, with: 0x7FFF_0000),  // local header offset
             try sunsetSwatches(patching: { directory($0) + 20 }, width: 4, with: 0x7FFF_0000),  // compressed size
             try sunsetSwatches(patching: { directory($0) + 28 }, width: 2, with: 0xFFFF),  // name length
