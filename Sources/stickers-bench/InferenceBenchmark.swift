@@ -56,8 +56,8 @@ let inferenceSuite = BenchmarkSuite(name: "inference", summary: "U²-Net-p 320×
     }
 }
 
-/// The input scripts/bench_onnxruntime.py builds: a bright disc on a dark ground plus texture.
-private func benchmarkInput(size: Int) -> Tensor {
+/// The input scripts/bench_onnxruntime.py builds (also the network suite's): a bright disc on a dark ground plus texture.
+func benchmarkInput(size: Int) -> Tensor {
     var values = [Float](repeating: 0, count: 3 * size * size)
     let half = Double(size) / 2
     for c in 0..<3 {

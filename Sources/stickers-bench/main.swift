@@ -7,6 +7,7 @@ let suites: [BenchmarkSuite] = [
     // Each workstream appends its suite here.
     decodeSuite,
     inferenceSuite,
+    networkSuite,
     paletteSuite,
     paletteMoodSuite,
     pipelineSuite,
