@@ -45,6 +45,7 @@ let vectorKernels: [Target] = [
     // one vfmadd.
     .target(
         name: "NeuralNetAVX2",
+        dependencies: ["NeuralNetPortable"],  // for the one type the kernels share (AxisSample)
         swiftSettings: concurrency + optimisedInDebug + [
             .define("NEURALNET_AVX2"),
             .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),

@@ -340,13 +340,14 @@ public final class InferenceSession {
             }
             return try op.apply(a.value, b.value)
         case .maxPool(let pooling):
-            return .float(try pooling(floatInput(step, 0, slots), allocate: { self.scratch.takeBuffer($0) }))
+            return .float(try pooling(floatInput(step, 0, slots), kernels: scratch.kernels, allocate: { self.scratch.takeBuffer($0) }))
         case .resize(let resize):
             let x = try floatInput(step, 0, slots)
             var scales: Tensor?
             if case .float(let t)? = try input(step, resize.scalesInputIndex, slots) { scales = t }
             let sizes = resize.scalesInputIndex == 2 ? try intInput(step, 3, slots) : nil
-            return .float(try resize(x, scales: scales, sizes: sizes, allocate: { self.scratch.takeBuffer($0) }))
+            return .float(try resize(x, scales: scales, sizes: sizes, kernels: scratch.kernels,
+                                     allocate: { self.scratch.takeBuffer($0) }))
         case .conv(let convolution):
             let x = try convolutionInputs(step, slots)
             let residual = try residual(of: step, convolution, x, slots)

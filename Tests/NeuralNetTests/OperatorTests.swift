@@ -94,19 +94,26 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
             var conv = try Convolution(weights: weights, bias: bias, strides: strides, pads: pads, dilations: dilations)
             conv.fusedRelu = relu
             let (oh, ow) = conv.outputSize(h: 21, w: 23)
-            var general = [Float](repeating: 0, count: k * oh * ow), vectorised = general
+            var general = [Float](repeating: 0, count: k * oh * ow)
             x.scalars.withUnsafeBufferPointer { input in
-                let planes = (0..<6).map { input.baseAddress! + $0 * 21 * 23 }
                 general.withUnsafeMutableBufferPointer {
-                    conv.convolveDirect(planes: planes, h: 21, w: 23, oh: oh, ow: ow, channels: 0..<k, output: $0.baseAddress!)
-                }
-                vectorised.withUnsafeMutableBufferPointer {
-                    conv.convolveAcrossChannels(planes: planes, h: 21, w: 23, oh: oh, ow: ow, channels: 0..<k, output: $0.baseAddress!)
+                    conv.convolveDirect(planes: (0..<6).map { input.baseAddress! + $0 * 21 * 23 }, h: 21, w: 23, oh: oh, ow: ow,
+                                        channels: 0..<k, output: $0.baseAddress!)
                 }
             }
-            #expect(general == vectorised)
+            // Every kernel set's (they multiply then add, so the same bits on any CPU).
+            for kernels in Set([InstructionSet.portable, .avx2.resolved, .best.resolved]) {
+                var vectorised = [Float](repeating: 0, count: k * oh * ow)
+                x.scalars.withUnsafeBufferPointer { input in
+                    vectorised.withUnsafeMutableBufferPointer {
+                        conv.convolveAcrossChannels(planes: (0..<6).map { input.baseAddress! + $0 * 21 * 23 }, h: 21, w: 23, oh: oh, ow: ow,
+                                                    channels: 0..<k, output: $0.baseAddress!, kernels: kernels)
+                    }
+                }
+                #expect(general == vectorised, "\(kernels)")
+            }
             let expected = referenceConvolution(x, weights, bias: bias, pads: pads, strides: strides, dilations: dilations)
-            #expect(maxAbsDifference(vectorised, relu ? expected.map { max($0, 0) } : expected) < 1e-4)
+            #expect(maxAbsDifference(general, relu ? expected.map { max($0, 0) } : expected) < 1e-4)
         }
     }
 
@@ -273,6 +280,24 @@ extension ConvolutionTests {
         let y = try resize(x, scales: Tensor(shape: [4], scalars: [1, 1, 2, 2]), sizes: nil)
         #expect(y.shape == [1, 1, 2, 4])
         #expect(y.scalars == [1, 1, 2, 2, 1, 1, 2, 2])
+    }
+
+    @Test("pooled and resized rows are the same bits from every kernel set")
+    func poolingAndResizeGiveTheSameBitsFromEveryKernelSet() throws {
+        // Wide and odd enough for the vector loops (16 source columns per 8 pooled, 2× upsampling
+        // 8 source columns at a time) and their scalar edges.
+        let x = pseudoRandom([1, 3, 21, 67], seed: 31)
+        let pool = Pooling(kernel: (2, 2), strides: (2, 2), ceilMode: true)
+        let double = IntTensor(shape: [4], scalars: [1, 3, 42, 134]), odd = IntTensor(shape: [4], scalars: [1, 3, 30, 91])
+        let resize = Resize(mode: .linear, coordinates: .pytorchHalfPixel)
+        let portable = (try pool(x, kernels: .portable), try resize(x, scales: nil, sizes: double, kernels: .portable),
+                        try resize(x, scales: nil, sizes: odd, kernels: .portable))
+        for kernels in Set([InstructionSet.avx2.resolved, .best.resolved]) {
+            #expect(try pool(x, kernels: kernels) == portable.0, "\(kernels)")
+            #expect(try resize(x, scales: nil, sizes: double, kernels: kernels) == portable.1, "\(kernels)")
+            #expect(try resize(x, scales: nil, sizes: odd, kernels: kernels) == portable.2, "\(kernels)")
+        }
+        #expect(portable.0.shape == [1, 3, 11, 34] && portable.1.shape == [1, 3, 42, 134])
     }
 
     @Test func resizeThatChangesChannelsIsRejected() throws {

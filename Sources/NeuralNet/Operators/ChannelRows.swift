@@ -55,18 +55,20 @@ struct ResizeTable {
 
 extension ChannelRows {
     /// Row `y` of the channel, columns `x0..<x1` valid: the stored row, or that row computed into
-    /// `scratch` (whose column x holds column x). `blend` holds a source row (`sourceWidth` floats).
+    /// `scratch` (whose column x holds column x) by `kernels`. `blend` holds a source row
+    /// (`sourceWidth` floats).
     @inline(__always)
     func row(_ y: Int, x0: Int, x1: Int, tables: UnsafePointer<ResizeTable>, scratch: UnsafeMutablePointer<Float>,
-             blend: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+             blend: UnsafeMutablePointer<Float>, kernels: InstructionSet) -> UnsafePointer<Float> {
         switch kind {
         case .stored:
             return rows[y]
         case .resized:
-            tables[table].row(y, of: rows, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch, blend: blend)
+            tables[table].row(y, of: rows, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch, blend: blend, kernels: kernels)
             return UnsafePointer(scratch)
         case .pooled:
-            pooledRow(y, of: rows, sourceHeight: sourceHeight, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch)
+            pooledRow(y, of: rows, sourceHeight: sourceHeight, sourceWidth: sourceWidth, x0: x0, x1: x1, into: scratch,
+                      kernels: kernels)
             return UnsafePointer(scratch)
         }
     }
@@ -75,66 +77,23 @@ extension ChannelRows {
 extension ResizeTable {
     /// Columns `x0..<x1` of output row `y` of the resize of `plane`'s rows (`sourceWidth` wide), into
     /// `out` (column x at `out[x]`): the two source rows blended into `blend`, then sampled along
-    /// the row. The Resize operator and a fused convolution input both compute rows here.
+    /// the row (the `kernels`' `resizedRow`). The Resize operator and a fused convolution input both
+    /// compute rows here.
     @inline(__always)
     func row(_ y: Int, of plane: PlaneRows, sourceWidth: Int, x0: Int, x1: Int,
-             into out: UnsafeMutablePointer<Float>, blend: UnsafeMutablePointer<Float>) {
-        guard x0 < x1 else { return }
+             into out: UnsafeMutablePointer<Float>, blend: UnsafeMutablePointer<Float>, kernels: InstructionSet) {
         let sample = rows[y]
-        let r0 = plane[sample.i0], r1 = plane[sample.i1]
-        let s0 = columns[x0].i0, s1 = columns[x1 - 1].i1 + 1
-        for ix in s0..<s1 { blend[ix] = r0[ix] * sample.w0 + r1[ix] * sample.w1 }
-        var x = x0
-        func gather(_ x: Int) {
-            let c = columns[x]
-            out[x] = blend[c.i0] * c.w0 + blend[c.i1] * c.w1
-        }
-        if doubling {
-            // Outputs 2j, 2j + 1 for 8 j at a time, while j − 1 and j + 8 stay inside the source.
-            while x < x1, x < 2 || x % 2 == 1 { gather(x); x += 1 }
-            let quarter = SIMD8<Float>(repeating: 0.25), threeQuarters = SIMD8<Float>(repeating: 0.75)
-            while x + 16 <= x1, x / 2 + 8 < sourceWidth {
-                let j = x / 2
-                let before = UnsafeRawPointer(blend + j - 1).loadUnaligned(as: SIMD8<Float>.self)
-                let here = UnsafeRawPointer(blend + j).loadUnaligned(as: SIMD8<Float>.self)
-                let after = UnsafeRawPointer(blend + j + 1).loadUnaligned(as: SIMD8<Float>.self)
-                var pair = SIMD16<Float>()
-                pair.evenHalf = before * quarter + here * threeQuarters
-                pair.oddHalf = here * threeQuarters + after * quarter
-                UnsafeMutableRawPointer(out + x).storeBytes(of: pair, as: SIMD16<Float>.self)
-                x += 16
-            }
-        }
-        while x < x1 { gather(x); x += 1 }
+        kernels.resizedRow(plane[sample.i0], plane[sample.i1], w0: sample.w0, w1: sample.w1, columns: columns, doubling: doubling,
+                           sourceWidth: sourceWidth, x0: x0, x1: x1, into: out, blend: blend)
     }
 }
 
 /// Columns `x0..<x1` of output row `y` of a 2×2, stride-2 max pooling of `plane`'s rows into `out`
 /// (column x at `out[x]`); a last partial window (ceil mode) keeps what it covers. The MaxPool
-/// operator and a fused convolution input both compute rows here.
+/// operator and a fused convolution input both compute rows here (the `kernels`' `pooledRow`).
 @inline(__always)
 func pooledRow(_ y: Int, of plane: PlaneRows, sourceHeight: Int, sourceWidth: Int, x0: Int, x1: Int,
-               into out: UnsafeMutablePointer<Float>) {
+               into out: UnsafeMutablePointer<Float>, kernels: InstructionSet) {
     let r0 = plane[2 * y], r1 = 2 * y + 1 < sourceHeight ? plane[2 * y + 1] : r0
-    var x = x0
-    // 8 outputs from 16 source columns of each row while the windows are whole.
-    while x + 8 <= x1, 2 * x + 16 <= sourceWidth {
-        let a = UnsafeRawPointer(r0 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
-        let b = UnsafeRawPointer(r1 + 2 * x).loadUnaligned(as: SIMD16<Float>.self)
-        let top = larger(a.evenHalf, a.oddHalf), bottom = larger(b.evenHalf, b.oddHalf)
-        UnsafeMutableRawPointer(out + x).storeBytes(of: larger(top, bottom), as: SIMD8<Float>.self)
-        x += 8
-    }
-    while x < x1 {
-        let xb = 2 * x + 1 < sourceWidth ? 2 * x + 1 : 2 * x
-        out[x] = Swift.max(Swift.max(r0[2 * x], r0[xb]), Swift.max(r1[2 * x], r1[xb]))
-        x += 1
-    }
-}
-
-/// Lane-wise `Swift.max(a, b)` (b where b ≥ a, else a: the same choice for NaNs and signed
-/// zeros as the scalar loop). The standard library's `pointwiseMax` is a generic per-lane call.
-@inline(__always)
-private func larger(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-    a.replacing(with: b, where: b .>= a)
+    kernels.pooledRow(r0, r1, sourceWidth: sourceWidth, x0: x0, x1: x1, into: out)
 }

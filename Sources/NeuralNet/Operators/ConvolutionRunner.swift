@@ -33,7 +33,8 @@ extension Convolution {
                 precondition(channels.allSatisfy { $0.kind == .stored }, "the direct kernel reads stored planes only")
                 let planes = channels.map(\.rows.first)
                 if outChannels >= 8 {
-                    return convolveAcrossChannels(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
+                    return convolveAcrossChannels(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output,
+                                                  kernels: scratch.kernels)
                 }
                 return convolveDirect(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
             }

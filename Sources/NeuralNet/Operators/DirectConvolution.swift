@@ -46,81 +46,31 @@ extension Convolution {
 extension Convolution {
     /// The direct kernel with eight output channels per vector (lanes), for layers with many
     /// outputs on small images (U²-Net's dilated convolutions at 10–40 px): every tap is one
-    /// broadcast input times eight weights, four output pixels at a time. Each output sums the same
-    /// products in the same order as `convolveDirect` (bias, then channel, row, column; taps outside
-    /// the input skipped; multiply then add), so the two give identical results.
+    /// broadcast input times eight weights, four output pixels at a time (`kernels`'
+    /// `convolveEightChannels`). Each output sums the same products in the same order as
+    /// `convolveDirect` (bias, then channel, row, column; taps outside the input skipped; multiply
+    /// then add), so the two give identical results.
     func convolveAcrossChannels(planes: [UnsafePointer<Float>], h: Int, w: Int, oh: Int, ow: Int,
-                                channels: Range<Int>, output: UnsafeMutablePointer<Float>) {
-        let (kh, kw, c) = (kernel.h, kernel.w, inChannels)
-        let (pt, pl) = (pads[0], pads[1])
-        let (sh, sw, dh, dw) = (strides.h, strides.w, dilations.h, dilations.w)
-        let taps = c * kh * kw
+                                channels: Range<Int>, output: UnsafeMutablePointer<Float>, kernels: InstructionSet) {
+        let taps = inChannels * kernel.h * kernel.w
         let blocks = (channels.count + 7) / 8
-        // packed[block][tap] = the weights of output channels lower + 8·block + 0…7 (zeros past the end).
-        var packed = [SIMD8<Float>](repeating: SIMD8(), count: blocks * taps)
+        // packed[block][tap][lane] = the weight of output channel lower + 8·block + lane (zeros past the end).
+        var packed = [Float](repeating: 0, count: blocks * taps * 8)
         for k in channels {
             let block = (k - channels.lowerBound) / 8, lane = (k - channels.lowerBound) % 8
-            for tap in 0..<taps { packed[block * taps + tap][lane] = weights[k * taps + tap] }
+            for tap in 0..<taps { packed[(block * taps + tap) * 8 + lane] = weights[k * taps + tap] }
         }
-        // Output columns whose taps all fall inside the row.
-        let firstInside = min(ow, max(0, (pl + sw - 1) / sw))
-        let endInside = max(firstInside, min(ow, w - 1 + pl - (kw - 1) * dw >= 0 ? (w - 1 + pl - (kw - 1) * dw) / sw + 1 : 0))
+        planes.withUnsafeBufferPointer { planeBuffer in
         packed.withUnsafeBufferPointer { packedBuffer in
             for block in 0..<blocks {
                 let k0 = channels.lowerBound + 8 * block, lanes = min(8, channels.upperBound - k0)
                 var bias8 = SIMD8<Float>()
                 for lane in 0..<lanes { bias8[lane] = bias[k0 + lane] }
-                let u = packedBuffer.baseAddress! + block * taps
-                func store(_ sums: SIMD8<Float>, _ oy: Int, _ ox: Int) {
-                    for lane in 0..<lanes {
-                        let v = sums[lane]
-                        output[((k0 - channels.lowerBound) + lane) * oh * ow + oy * ow + ox] = fusedRelu ? max(v, 0) : v
-                    }
-                }
-                for oy in 0..<oh {
-                    let y0 = oy * sh - pt
-                    var ox = 0
-                    while ox < ow {
-                        if ox >= firstInside && ox + 4 <= endInside {
-                            // Four pixels, every column tap inside.
-                            var a0 = bias8, a1 = bias8, a2 = bias8, a3 = bias8
-                            let x0 = ox * sw - pl
-                            for channel in 0..<c {
-                                for ky in 0..<kh {
-                                    let iy = y0 + ky * dh
-                                    if iy < 0 || iy >= h { continue }
-                                    let row = planes[channel] + iy * w + x0
-                                    let tapBase = (channel * kh + ky) * kw
-                                    for kx in 0..<kw {
-                                        let weight = u[tapBase + kx], p = row + kx * dw
-                                        a0 += weight * SIMD8(repeating: p[0]); a1 += weight * SIMD8(repeating: p[sw])
-                                        a2 += weight * SIMD8(repeating: p[2 * sw]); a3 += weight * SIMD8(repeating: p[3 * sw])
-                                    }
-                                }
-                            }
-                            store(a0, oy, ox); store(a1, oy, ox + 1); store(a2, oy, ox + 2); store(a3, oy, ox + 3)
-                            ox += 4
-                        } else {
-                            var a = bias8
-                            let x0 = ox * sw - pl
-                            for channel in 0..<c {
-                                for ky in 0..<kh {
-                                    let iy = y0 + ky * dh
-                                    if iy < 0 || iy >= h { continue }
-                                    let row = planes[channel] + iy * w
-                                    for kx in 0..<kw {
-                                        let ix = x0 + kx * dw
-                                        if ix < 0 || ix >= w { continue }
-                                        a += u[(channel * kh + ky) * kw + kx] * SIMD8(repeating: row[ix])
-                                    }
-                                }
-                            }
-                            store(a, oy, ox)
-                            ox += 1
-                        }
-                    }
-                }
+                kernels.convolveEightChannels(planes: planeBuffer.baseAddress!, inChannels: inChannels, h: h, w: w, oh: oh, ow: ow,
+                                              kernel: kernel, strides: strides, dilations: dilations, pads: (pads[0], pads[1]),
+                                              weights: packedBuffer.baseAddress! + block * taps * 8, bias: bias8, lanes: lanes,
+                                              relu: fusedRelu, into: output + (k0 - channels.lowerBound) * oh * ow)
             }
-        }
+        }}
     }
 }

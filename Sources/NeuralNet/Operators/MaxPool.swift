@@ -41,8 +41,11 @@ struct Pooling: Sendable {
         return out
     }
 
-    /// - Parameter allocate: makes the output's storage (a session recycles released tensors' arrays).
-    func callAsFunction(_ x: Tensor, allocate: (Int) -> [Float] = uninitializedFloats) throws(ModelError) -> Tensor {
+    /// - Parameters:
+    ///   - kernels: the row kernel's instruction set, resolved (a session passes its own).
+    ///   - allocate: makes the output's storage (a session recycles released tensors' arrays).
+    func callAsFunction(_ x: Tensor, kernels: InstructionSet = .best.resolved,
+                        allocate: (Int) -> [Float] = uninitializedFloats) throws(ModelError) -> Tensor {
         guard x.rank == 4 else { throw .invalidInput("MaxPool expects NCHW, got shape \(x.shape)") }
         let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
         let oh = outputSize(h, kernel: kernel.h, stride: strides.h, padBefore: pads[0], padAfter: pads[2], dilation: dilations.h)
@@ -58,7 +61,8 @@ struct Pooling: Sendable {
                         // U²-Net's pooling: 2×2 windows, the last row/column possibly partial (ceil mode),
                         // through the same code as a convolution's fused pooled input.
                         for oy in 0..<oh {
-                            pooledRow(oy, of: PlaneRows(s, width: w), sourceHeight: h, sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow)
+                            pooledRow(oy, of: PlaneRows(s, width: w), sourceHeight: h, sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow,
+                                      kernels: kernels)
                         }
                         continue
                     }

@@ -75,8 +75,10 @@ struct Resize: Sendable {
     }
 
     /// `x` resized (see `samples(for:scales:sizes:)`).
-    /// - Parameter allocate: makes the output's storage (a session recycles released tensors' arrays).
-    func callAsFunction(_ x: Tensor, scales: Tensor?, sizes: IntTensor?,
+    /// - Parameters:
+    ///   - kernels: the row kernels' instruction set, resolved (a session passes its own).
+    ///   - allocate: makes the output's storage (a session recycles released tensors' arrays).
+    func callAsFunction(_ x: Tensor, scales: Tensor?, sizes: IntTensor?, kernels: InstructionSet = .best.resolved,
                         allocate: (Int) -> [Float] = uninitializedFloats) throws(ModelError) -> Tensor {
         let (ys, xs) = try samples(for: x, scales: scales, sizes: sizes)
         let (n, c, h, w) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
@@ -95,7 +97,8 @@ struct Resize: Sendable {
                 let s = src.baseAddress! + plane * h * w
                 let d = dst.baseAddress! + plane * oh * ow
                 for oy in 0..<oh {
-                    table.row(oy, of: PlaneRows(s, width: w), sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow, blend: blend.baseAddress!)
+                    table.row(oy, of: PlaneRows(s, width: w), sourceWidth: w, x0: 0, x1: ow, into: d + oy * ow, blend: blend.baseAddress!,
+                              kernels: kernels)
                 }
             }
         }}}}}
@@ -133,12 +136,4 @@ struct Resize: Sendable {
             }
         }
     }
-}
-
-/// One output coordinate of a resize: `value = v[i0]·w0 + v[i1]·w1` (nearest: w0 = 1, w1 = 0).
-struct AxisSample: Sendable {
-    var i0: Int
-    var i1: Int
-    var w0: Float
-    var w1: Float
 }

@@ -1,0 +1,1 @@
+../NeuralNetPortable/DirectKernels.swift

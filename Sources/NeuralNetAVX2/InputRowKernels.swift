@@ -1,0 +1,1 @@
+../NeuralNetPortable/InputRowKernels.swift

@@ -1,0 +1,1 @@
+../NeuralNetPortable/WinogradFilterKernels.swift
