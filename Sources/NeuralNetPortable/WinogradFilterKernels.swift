@@ -28,7 +28,7 @@ public func winogradFilterPack(_ weights: UnsafePointer<Float>, outChannels: Int
                     }
                 }
                 // t = G·f, column by column; then U's row i = G·(row i of t).
-                let t0 = rowsOfG(f[0], f[3], f[6]), t1 = rowsOfG(f[1], f[4], f[7]), t2 = rowsOfG(f[2], f[5], f[8])
+                let t0 = columnOfG(f[0], f[3], f[6]), t1 = columnOfG(f[1], f[4], f[7]), t2 = columnOfG(f[2], f[5], f[8])
                 let u = out + (block * c + channel) * 4
                 @inline(__always) func store(_ i: Int, _ row: Rows) {
                     let at = u + 6 * i * xiStride
@@ -51,10 +51,20 @@ public func winogradFilterPack(_ weights: UnsafePointer<Float>, outChannels: Int
 private typealias Rows = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 
 /// G·(a, b, c) with G = [¼ 0 0; −⅙ −⅙ −⅙; −⅙ ⅙ −⅙; 1⁄24 1⁄12 ⅙; 1⁄24 −1⁄12 ⅙; 0 0 1], lane by lane.
+/// (A vector's prefix minus is 0 − x, which turns −0 into +0: as the transform always computed
+/// this second product.)
 @inline(__always)
 private func rowsOfG(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> Rows {
     let sum = a + c
     return (a / 4, -(sum + b) / 6, -(sum - b) / 6, a / 24 + b / 12 + c / 6, a / 24 - b / 12 + c / 6, c)
+}
+
+/// As `rowsOfG`, with the sign flipped as a scalar minus flips it (−0 for +0), as the transform
+/// always computed this first product (one filter at a time): the same bits, zeros included.
+@inline(__always)
+private func columnOfG(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>) -> Rows {
+    let sum = a + c, minus = SIMD8<Float>(repeating: -1)
+    return (a / 4, (sum + b) * minus / 6, (sum - b) * minus / 6, a / 24 + b / 12 + c / 6, a / 24 - b / 12 + c / 6, c)
 }
 
 /// The low four lanes of `value` at `p`.

@@ -159,6 +159,44 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         }
     }
 
+    @Test("the filter transform packs U = G·g·Gᵀ as the one-filter-at-a-time definition does, bit for bit, from every kernel set")
+    func winogradFilterTransformMatchesItsDefinitionBitForBit() {
+        // Odd counts: a padded block of output channels and a last input channel without a pair.
+        for (k, c) in [(6, 5), (4, 1), (16, 16), (1, 3)] {
+            let weights = pseudoRandom([k, c, 3, 3], seed: UInt64(10 * k + c)).scalars
+            let filter = WinogradFilter(outChannels: k, inChannels: c)
+            // The definition, in Float with the operations in the order the transform always took:
+            // G·f (a scalar minus), then ·Gᵀ (a vector's minus, 0 − x: no −0).
+            var expected = [Float](repeating: 0, count: filter.packedCount)
+            func g(_ a: Float, _ b: Float, _ c: Float, minus: (Float) -> Float) -> [Float] {
+                let sum = a + c
+                return [a / 4, minus(sum + b) / 6, minus(sum - b) / 6, a / 24 + b / 12 + c / 6, a / 24 - b / 12 + c / 6, c]
+            }
+            func columns(_ a: Float, _ b: Float, _ c: Float) -> [Float] { g(a, b, c, minus: { -$0 }) }
+            func rows(_ a: Float, _ b: Float, _ c: Float) -> [Float] { g(a, b, c, minus: { 0 - $0 }) }
+            for o in 0..<k {
+                for i in 0..<c {
+                    let f = Array(weights[((o * c + i) * 9)..<((o * c + i) * 9 + 9)])
+                    let t = [columns(f[0], f[3], f[6]), columns(f[1], f[4], f[7]), columns(f[2], f[5], f[8])]
+                    for row in 0..<6 {
+                        let u = rows(t[0][row], t[1][row], t[2][row])
+                        for j in 0..<6 { expected[(6 * row + j) * filter.paddedOutChannels * c + ((o / 4) * c + i) * 4 + o % 4] = u[j] }
+                    }
+                }
+            }
+            for kernels in Set([InstructionSet.portable, .avx2.resolved, .best.resolved]) {
+                var packed = [Float](repeating: .nan, count: filter.packedCount)
+                weights.withUnsafeBufferPointer { w in
+                    packed.withUnsafeMutableBufferPointer { filter.pack(w.baseAddress!, into: $0.baseAddress!, kernels: kernels) }
+                }
+                // Padding output channels' values are ignored by the products: compare the real ones.
+                let real = (0..<packed.count).filter { $0 % 4 < k - 4 * ($0 / (4 * c) % (filter.paddedOutChannels / 4)) }
+                #expect(real.allSatisfy { packed[$0].bitPattern == expected[$0].bitPattern }, "\(kernels), \(k)×\(c)")
+                #expect(packed.allSatisfy { !$0.isNaN }, "\(kernels), \(k)×\(c): every value written")
+            }
+        }
+    }
+
     @Test("an instruction set resolves to itself or the widest below it that the CPU has")
     func instructionSetsResolveToWhatTheCPUHas() {
         #expect(InstructionSet.portable.resolved == .portable)
