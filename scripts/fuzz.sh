@@ -140,12 +140,14 @@ case $target in
         ;;
     onnx)
         # The kernel modules NeuralNet imports are compiled as plain modules first (no CPU-specific
-        # flags: the planner never runs a kernel).
-        for dir in Sources/NeuralNet[A-Z]*/; do
-            name=$(basename "$dir")
-            mapfile -t kernel < <(find "$dir" -name '*.swift' | sort)
-            swiftc "${swift_flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/obj/$name.swiftmodule" \
-                -emit-object -wmo -o "$out/obj/$name.o" "${kernel[@]}"
+        # flags: the planner never runs a kernel); the portable one first, since the others import
+        # it (for the types the kernels share).
+        for name in NeuralNetPortable $(cd Sources && ls -d NeuralNet[A-Z]* | grep -v '^NeuralNetPortable$'); do
+            mapfile -t kernel < <(find "Sources/$name" -name '*.swift' | sort)
+            # The define Package.swift gives the AVX2 module (its files are the portable ones, linked).
+            defines=(); [ "$name" = NeuralNetAVX2 ] && defines=(-D NEURALNET_AVX2)
+            swiftc "${swift_flags[@]}" "${defines[@]}" -module-name "$name" -emit-module -emit-module-path "$out/obj/$name.swiftmodule" \
+                -I "$out/obj" -emit-object -wmo -o "$out/obj/$name.o" "${kernel[@]}"
             extra+=("$out/obj/$name.o")
         done
         extra+=(-I "$out/obj" "$(cpu_features_object)" -Xcc -fmodule-map-file="$out/obj/CCPUFeatures.modulemap")
