@@ -12,3 +12,11 @@ int stickers_keep_freed_memory_for_reuse(void) {
     return 0;
 #endif
 }
+
+int stickers_return_large_blocks_at_once(void) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, 2 << 20) == 1;
+#else
+    return 0;
+#endif
+}

@@ -16,4 +16,16 @@ enum AllocatorTuning {
     static func keepFreedMemoryForReuse() {
         _ = stickers_keep_freed_memory_for_reuse()
     }
+
+    /// For `make`'s batch: its peak memory must not grow with the number of photos.
+    ///
+    /// Why: glibc raises its mmap threshold each time a large mapped block is freed (up to 32 MiB),
+    /// so after the first photo the multi-megabyte planes come from the heap, whose free space
+    /// fragments across threads' arenas: peak RSS of a release `make` grew 311 → 353 → 425 MB over
+    /// 25 → 50 → 100 photos. At a fixed 2 MiB threshold it is flat — 247 → 251 MB — for ~10 % more
+    /// wall time (the kernel zeroes the pages of each new plane: sys time 1.8 → 6.3 s of 23 s).
+    /// Measured with scripts/library_bench.sh's photo set; see docs/benchmarks.md.
+    static func returnLargeBlocksAtOnce() {
+        _ = stickers_return_large_blocks_at_once()
+    }
 }

@@ -73,6 +73,7 @@ struct MakeCommand: AsyncParsableCommand {
     }
 
     @MainActor func run() async throws {
+        AllocatorTuning.returnLargeBlocksAtOnce()
         let collected = PhotoInputs.collect(inputs)
         guard !collected.files.isEmpty || !collected.missing.isEmpty else {
             throw fail("no photos (.jpg, .jpeg, .png, .webp) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
