@@ -48,9 +48,10 @@ public enum AtomicFileWriter {
         return pid
     }
 
+    /// Whether process `pid` still runs (for telling a killed writer's leftovers from a live one's).
     /// kill(pid, 0) delivers nothing: it only asks whether the process exists (EPERM: it does,
     /// under another user).
-    private static func isRunning(_ pid: pid_t) -> Bool {
+    public static func isRunning(_ pid: pid_t) -> Bool {
         kill(pid, 0) == 0 || errno == EPERM
     }
 

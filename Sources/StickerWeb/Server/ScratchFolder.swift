@@ -1,4 +1,5 @@
 import Foundation
+import StickerKit
 
 /// Private temporary folders in which downloads are built (a pack is written to a file there,
 /// read back, and the folder removed). Named `stickers-web-PID-UUID`, like AtomicFileWriter's
@@ -15,7 +16,7 @@ public enum ScratchFolder {
 
     /// Removes the folders of processes that no longer run (`serve` calls it as it starts).
     public static func removeLeftovers() {
-        remove { pid in kill(pid, 0) != 0 && errno != EPERM }
+        remove { !AtomicFileWriter.isRunning($0) }
     }
 
     /// Removes this process's folders: for a stop that cannot wait for the downloads being built.
