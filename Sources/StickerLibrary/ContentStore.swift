@@ -39,6 +39,16 @@ public struct ContentStore: Sendable {
         return try store(data, extension: source.pathExtension.isEmpty ? "bin" : source.pathExtension.lowercased())
     }
 
+    /// Removes the temporary files killed processes left in the store's folders (a write running
+    /// in another process keeps its own: see `AtomicFileWriter.removeLeftovers(in:)`).
+    public func removeLeftovers() {
+        guard let shards = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        AtomicFileWriter.removeLeftovers(in: folder)
+        for shard in shards where !shard.hasPrefix(".") {
+            AtomicFileWriter.removeLeftovers(in: folder.appending(path: shard, directoryHint: .isDirectory))
+        }
+    }
+
     public func url(_ name: String) -> URL {
         folder.appending(path: name)
     }
