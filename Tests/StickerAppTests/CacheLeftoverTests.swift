@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StickerApp
+import AtomicFiles
 import StickerKit
 import StickerLibrary
 
