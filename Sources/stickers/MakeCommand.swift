@@ -133,7 +133,7 @@ struct MakeCommand: AsyncParsableCommand {
         var report = MakeReport(output: output, fromCache: model.fromCache.count)
         for missing in collected.missing { report.invalid.append(.init(file: missing.path, reason: missing.reason)) }
         for photo in photos {
-            if let problem = model.invalidPhotos[photo.id] { report.invalid.append(.init(file: photo.path, reason: problem.reason)) }
+            if let problem = model.state(of: photo.id).problem { report.invalid.append(.init(file: photo.path, reason: problem.reason)) }
         }
         // The model could not run: a resource problem (69), not unusable photos (65); no pack.
         if let failure = model.engineFailure {
@@ -149,7 +149,7 @@ struct MakeCommand: AsyncParsableCommand {
         let url = URL(fileURLWithPath: output)
         if let platform = target.platform {
             let stickers = photos.compactMap { photo in
-                model.processedPhotos[photo.id].map { MessengerPack.Input(name: photo.name, file: $0.sticker) }
+                model.state(of: photo.id).files.map { MessengerPack.Input(name: photo.name, file: $0.sticker) }
             }
             let options = MessengerPack.Options(platform: platform, title: title ?? url.deletingPathExtension().lastPathComponent,
                                                 author: author, emoji: emoji, concurrency: jobs)
@@ -178,9 +178,10 @@ struct MakeCommand: AsyncParsableCommand {
         await recordPack(url, format: PackTarget.zip.rawValue, stickers: model.processedNames, identity: cache.identity)
 
         for photo in photos {
-            guard let done = model.processedPhotos[photo.id] else { continue }
+            let state = model.state(of: photo.id)
+            guard let done = state.files else { continue }
             report.stickers.append(.init(file: photo.path, name: photo.name, colors: done.colorScheme.colors.map(\.hex),
-                                         cached: model.fromCache.contains(photo.id)))
+                                         cached: state.isFromCache))
         }
         if json {
             try report.print()

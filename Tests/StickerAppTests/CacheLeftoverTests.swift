@@ -1,7 +1,7 @@
+import AtomicFiles
 import Foundation
 import Testing
 @testable import StickerApp
-import AtomicFiles
 import StickerKit
 import StickerLibrary
 
