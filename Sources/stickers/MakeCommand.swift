@@ -1,3 +1,4 @@
+import AtomicFiles
 import ArgumentParser
 import ErrorReasons
 import Foundation
@@ -126,7 +127,7 @@ struct MakeCommand: AsyncParsableCommand {
                        + "they are packed: --cache-dir DIR for another folder, or --no-cache for a temporary one)", ExitStatus.ioError)
         }
         if batch.isCancelled {
-            throw fail("interrupted: no pack written", ExitCode(130))
+            throw fail("interrupted: no pack written", ExitStatus.interrupted)
         }
 
         var report = MakeReport(output: output, fromCache: model.fromCache.count)
@@ -162,14 +163,14 @@ struct MakeCommand: AsyncParsableCommand {
             } catch let error as MessengerPack.Failure {
                 throw fail(error.reason, error.exitStatus)
             } catch is CancellationError {
-                throw fail("interrupted: no pack written", ExitCode(130))
+                throw fail("interrupted: no pack written", ExitStatus.interrupted)
             }
             return
         }
         do {
             try await model.exportPack(to: url)
         } catch is CancellationError {
-            throw fail("interrupted: no pack written", ExitCode(130))
+            throw fail("interrupted: no pack written", ExitStatus.interrupted)
         } catch {
             throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
