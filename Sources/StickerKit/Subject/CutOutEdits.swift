@@ -60,24 +60,23 @@ public struct CutOutEdits: Sendable, Hashable {
             throw .wrongSize(width: mask.width, height: mask.height, expectedWidth: width, expectedHeight: height)
         }
         let radius = max(1, Int((Double(max(width, height)) * softnessFraction).rounded()))
-        let soften = BoxFilter(width: width, height: height, radius: radius)
-        // Two box passes ≈ a tent: the inside of a stroke wider than 2·radius stays fully painted.
-        func softened(_ mask: Mask?) -> [Float]? {
-            guard let mask else { return nil }
-            var plane = mask.values.map { Float($0) * (1 / 255) }
-            for _ in 0..<2 { plane = soften.mean(plane) }
-            // Where the painter left it untouched it stays untouched: only the stroke's edge is softened.
-            for i in plane.indices where mask.values[i] == 255 { plane[i] = 1 }
-            return plane
-        }
-        let eraseCover = softened(erase), restoreCover = softened(restore)
+        let eraseCover = erase.flatMap { Cover($0, radius: radius) }, restoreCover = restore.flatMap { Cover($0, radius: radius) }
         var alpha = cut.mask.values
-        for i in 0..<(width * height) {
-            var a = Float(alpha[i]) * (1 / 255)
-            if let restoreCover { a = max(a, restoreCover[i]) }
-            if let eraseCover { a *= 1 - eraseCover[i] }
-            alpha[i] = UInt8(min(255, max(0, a * 255 + 0.5)))
+        // Restore first, so erase wins where both are painted.
+        func paint(_ cover: Cover?, _ blend: (Float, Float) -> Float) {
+            guard let cover else { return }
+            let region = cover.region
+            for y in region.y..<(region.y + region.height) {
+                for x in region.x..<(region.x + region.width) {
+                    let c = cover.values[(y - region.y) * region.width + (x - region.x)]
+                    guard c > 0 else { continue }
+                    let a = blend(Float(alpha[y * width + x]) * (1 / 255), c)
+                    alpha[y * width + x] = UInt8(min(255, max(0, a * 255 + 0.5)))
+                }
+            }
         }
+        paint(restoreCover) { a, c in max(a, c) }
+        paint(eraseCover) { a, c in a * (1 - c) }
         let mask = Mask(width: width, height: height, values: alpha)
         guard let box = mask.bounds else { return nil }
         var image = Image(width: box.width, height: box.height)
@@ -90,7 +89,7 @@ public struct CutOutEdits: Sendable, Hashable {
                 let ox = x - cut.originX, oy = y - cut.originY
                 let inOld = ox >= 0 && oy >= 0 && ox < old.width && oy < old.height && old.pixels[(oy * old.width + ox) * 4 + 3] > 0
                 // Restored: raised above what the cut-out had (by more than the box sums' rounding).
-                let restored = restoreCover.map { $0[y * width + x] * 255 > Float(cut.mask.values[y * width + x]) + 0.5 } ?? false
+                let restored = (restoreCover?.value(x, y) ?? 0) * 255 > Float(cut.mask.values[y * width + x]) + 0.5
                 if inOld && !restored {
                     let s = (oy * old.width + ox) * 4
                     image.pixels[t] = old.pixels[s]; image.pixels[t + 1] = old.pixels[s + 1]; image.pixels[t + 2] = old.pixels[s + 2]
@@ -104,6 +103,37 @@ public struct CutOutEdits: Sendable, Hashable {
         // The subjects' re-cut data describe the cut-out before the edit: another choice of
         // subjects starts again from them, so they are kept as they were.
         return SubjectExtractor.CutOut(mask: mask, image: image, originX: box.x, originY: box.y, subjects: cut.subjects)
+    }
+}
+
+/// A brush mask's coverage (0…1) softened at the edge, kept only over the painted pixels' box grown
+/// by the blur's reach: a stroke costs its own area, not the photo's.
+private struct Cover {
+    let region: Mask.Bounds
+    let values: [Float]
+
+    /// Nil when nothing is painted. Two box passes ≈ a tent: the inside of a stroke wider than
+    /// 2·radius stays fully painted; where the painter painted fully it stays exactly 1.
+    init?(_ mask: Mask, radius: Int) {
+        guard let painted = mask.bounds else { return nil }
+        let grow = 2 * radius + 1
+        let x0 = max(0, painted.x - grow), y0 = max(0, painted.y - grow)
+        let x1 = min(mask.width, painted.x + painted.width + grow), y1 = min(mask.height, painted.y + painted.height + grow)
+        let w = x1 - x0, h = y1 - y0
+        var plane = [Float](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { plane[y * w + x] = Float(mask.values[(y0 + y) * mask.width + x0 + x]) * (1 / 255) } }
+        let soften = BoxFilter(width: w, height: h, radius: radius)
+        for _ in 0..<2 { plane = soften.mean(plane) }
+        for y in 0..<h { for x in 0..<w where mask.values[(y0 + y) * mask.width + x0 + x] == 255 { plane[y * w + x] = 1 } }
+        region = Mask.Bounds(x: x0, y: y0, width: w, height: h)
+        values = plane
+    }
+
+    /// The coverage at a photo pixel (0 outside the region).
+    func value(_ x: Int, _ y: Int) -> Float {
+        let rx = x - region.x, ry = y - region.y
+        guard rx >= 0, ry >= 0, rx < region.width, ry < region.height else { return 0 }
+        return values[ry * region.width + rx]
     }
 }
 
