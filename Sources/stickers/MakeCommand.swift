@@ -52,6 +52,9 @@ struct MakeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Style (every sticker in the pack)")
     var style: StyleOptions
 
+    @OptionGroup(title: "Captions")
+    var captionOptions: MakeCaptionOptions
+
     @Option(help: "Which subjects each sticker keeps: main (what suits a photo of one subject) or all.")
     var subject = MakeSubjects.main
 
@@ -79,6 +82,7 @@ struct MakeCommand: AsyncParsableCommand {
         guard !collected.files.isEmpty || !collected.missing.isEmpty else {
             throw fail("no photos (.jpg, .jpeg, .png, .webp) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
         }
+        let captions = try captionOptions.captions(for: collected.files)
 
         // libwebp and a writable folder are checked before any photo is processed.
         if target.platform != nil {
@@ -147,9 +151,12 @@ struct MakeCommand: AsyncParsableCommand {
         }
 
         let url = URL(fileURLWithPath: output)
+        let captionFolder = FileManager.default.temporaryDirectory.appending(path: "stickers-captions-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: captionFolder) }
+        let captioned = try await captionedStickers(photos, model: model, captions: captions, folder: captionFolder, jobs: jobs)
         if let platform = target.platform {
             let stickers = photos.compactMap { photo in
-                model.state(of: photo.id).files.map { MessengerPack.Input(name: photo.name, file: $0.sticker) }
+                model.state(of: photo.id).files.map { MessengerPack.Input(name: photo.name, file: (captioned[photo.id] ?? $0).sticker) }
             }
             let options = MessengerPack.Options(platform: platform, title: title ?? url.deletingPathExtension().lastPathComponent,
                                                 author: author, emoji: emoji, concurrency: jobs)
@@ -168,7 +175,17 @@ struct MakeCommand: AsyncParsableCommand {
             return
         }
         do {
-            try await model.exportPack(to: url)
+            if captioned.isEmpty {
+                try await model.exportPack(to: url)
+            } else {
+                let items = photos.compactMap { photo in
+                    (captioned[photo.id] ?? model.processedPhotos[photo.id]).map { StickerPack.Item(name: photo.name, files: $0) }
+                }
+                let invalid = photos.compactMap { photo in
+                    model.invalidPhotos[photo.id].map { StickerPack.InvalidPhoto(name: photo.name, reason: $0.reason) }
+                }
+                try await MakeCaptions.writePack(items: items, invalid: invalid, to: url)
+            }
         } catch is CancellationError {
             throw fail("interrupted: no pack written", ExitStatus.interrupted)
         } catch {
@@ -194,6 +211,23 @@ struct MakeCommand: AsyncParsableCommand {
 }
 
 extension MakeCommand {
+    /// Each captioned photo's sticker with its caption drawn (see `MakeCaptions`).
+    @MainActor func captionedStickers(_ photos: [SelectedPhoto], model: StickerViewModel, captions: [URL: Caption],
+                                      folder: URL, jobs: Int) async throws -> [SelectedPhoto.ID: StickerFiles] {
+        let work = photos.compactMap { photo -> (id: SelectedPhoto.ID, files: StickerFiles, caption: Caption)? in
+            guard case .file(let file) = photo.source, let caption = captions[file],
+                  let files = model.processedPhotos[photo.id] else { return nil }
+            return (photo.id, files, caption)
+        }
+        do {
+            return try await MakeCaptions.render(work, in: folder, jobs: jobs)
+        } catch let error as CaptionError {
+            throw fail("caption: \(error); no pack written", error.isUsageError ? ExitStatus.usage : ExitStatus.unavailable)
+        } catch {
+            throw fail("cannot caption the stickers: \(ErrorReason.of(error)); no pack written", ExitStatus.ioError)
+        }
+    }
+
     /// Records the pack written in the library (`stickers library packs` lists them). The pack is
     /// what was asked for: a library that cannot record it is reported, not a failure of `make`.
     @MainActor func recordPack(_ url: URL, format: String, stickers: [String], identity: String) async {
