@@ -89,7 +89,7 @@ extension StickerCommand {
         case .failure(let error):
             try? FileManager.default.removeItem(at: temporary)
             await written.removeAll()
-            throw clipFailure(error)
+            throw work.isCancelled ? fail("interrupted: nothing written", ExitCode(130)) : clipFailure(error)
         }
     }
 

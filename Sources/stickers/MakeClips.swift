@@ -51,6 +51,7 @@ extension MakeCommand {
                 let interrupts = await InterruptHandler(cancelling: Task { _ = await work.result })
                 let result = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
                 interrupts.stop()
+                if work.isCancelled { throw CancellationError() }
                 let (fitted, first) = try result.get()
                 if let cacheFolder { Self.store(fitted, first: first, key: key, in: cacheFolder) }
                 inputs.append(.init(name: name, sticker: fitted, firstFrame: first, cached: false))

@@ -130,6 +130,81 @@ struct ClipCLITests {
         for child in children { #expect(kill(child, 0) != 0, "ffmpeg \(child) still runs") }
     }
 
+    @Test("make with clips beside photos: animated packs of their own that pass each app's rules (ffprobe, webpmux, Pillow); a second run is cached")
+    func packs() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Self.ladybirdClip(in: folder)
+        let cache = folder.appending(path: "cache").path
+        for name in ["a", "b", "c"] {
+            try FileManager.default.copyItem(at: clip, to: folder.appending(path: "\(name).mp4"))
+        }
+        let inputs = ["a", "b", "c"].map { folder.appending(path: "\($0).mp4").path } + ["coffee.png", "marigold.jpg", "ladybird.jpg"].map(Stickers.sample)
+        for platform in ["telegram", "whatsapp", "signal"] {
+            let out = folder.appending(path: "\(platform).\(platform == "whatsapp" ? "wastickers" : "zip")")
+            let run = try await Stickers.run(["make"] + inputs + ["-o", out.path, "--for", platform, "--json", "--cache-dir", cache],
+                                             environment: ["STICKERS_MODEL": model])
+            #expect(run.status == 0, "\(run)")
+            let animated = try #require(run.json?["animated"] as? [String: Any], "\(run)")
+            let packs = try #require(animated["packs"] as? [[String: Any]])
+            #expect(packs.count == 1)
+            let stickers = try #require(packs.first?["stickers"] as? [[String: Any]])
+            #expect(stickers.count == 3)
+            for sticker in stickers {
+                #expect((sticker["bytes"] as? Int ?? .max) <= (platform == "telegram" ? 256 : platform == "whatsapp" ? 500 : 300) * 1024)
+                #expect((sticker["frames"] as? Int ?? 0) >= 2 && sticker["fps"] is Double && sticker["quality"] is Int)
+            }
+            // The first clip was cut out; the two copies (same bytes, same options) came from the cache.
+            if platform == "telegram" { #expect(stickers.map { $0["cached"] as? Bool } == [false, true, true]) }
+            let file = try #require(packs.first?["file"] as? String)
+            let unzip = folder.appending(path: "unzipped-\(platform)")
+            try #require(try Self.run(["/usr/bin/env", "python3", "-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+                                       file, unzip.path]) == 0)
+            let first = unzip.appending(path: try #require(stickers.first?["file"] as? String))
+            switch platform {
+            case "telegram":
+                let ffprobe = try NeededResource.require(Self.tool("ffprobe"), "ffprobe", reason: "not on PATH")
+                let probe = folder.appending(path: "probe.json")
+                _ = FileManager.default.createFile(atPath: probe.path, contents: nil)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: ffprobe)
+                process.arguments = ["-v", "error", "-show_streams", "-show_format", "-of", "json", first.path]
+                process.standardOutput = try FileHandle(forWritingTo: probe)
+                try process.run(); process.waitUntilExit()
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: probe)) as? [String: Any])
+                let streams = try #require(json["streams"] as? [[String: Any]])
+                #expect(streams.count == 1 && streams[0]["codec_name"] as? String == "vp9")
+                let tags = streams[0]["tags"] as? [String: Any]
+                #expect(tags?["alpha_mode"] as? String == "1" || tags?["ALPHA_MODE"] as? String == "1")
+                let w = streams[0]["width"] as? Int ?? 0, h = streams[0]["height"] as? Int ?? 0
+                #expect(max(w, h) == 512 && min(w, h) <= 512)
+                let duration = Double((json["format"] as? [String: Any])?["duration"] as? String ?? "9") ?? 9
+                #expect(duration <= 3.01)
+            case "whatsapp":
+                if let webpmux = Self.tool("webpmux") {
+                    let info = folder.appending(path: "info.txt")
+                    _ = FileManager.default.createFile(atPath: info.path, contents: nil)
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: webpmux)
+                    process.arguments = ["-info", first.path]
+                    process.standardOutput = try FileHandle(forWritingTo: info)
+                    try process.run(); process.waitUntilExit()
+                    let text = try String(contentsOf: info, encoding: .utf8)
+                    #expect(text.contains("Canvas size: 512 x 512") && text.contains("Loop Count : 0"), "\(text)")
+                }
+                #expect(FileManager.default.fileExists(atPath: out.path), "the still pack stays apart")
+            default:
+                let pillow = try Self.run(["/usr/bin/env", "python3", "-c",
+                                           "import sys; from PIL import Image; im = Image.open(sys.argv[1]); "
+                                           + "assert im.format == 'PNG' and im.is_animated and max(im.size) <= 512, im.size; "
+                                           + "assert sum(im.seek(i) or im.info['duration'] for i in range(im.n_frames)) <= 3000",
+                                           first.path])
+                #expect(pillow == 0)
+            }
+        }
+    }
+
     /// The process ids whose parent is `pid` (from /proc).
     static func children(of pid: Int32) -> [Int32] {
         let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

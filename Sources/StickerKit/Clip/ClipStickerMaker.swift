@@ -150,7 +150,11 @@ public struct ClipStickerMaker: Sendable {
                 try Task.checkCancellation()
                 defer { sourceFrame += 1 }
                 guard sourceFrame % step == 0 else { continue }
-                do { batch.append(try await tracker.push(frame)) } catch { throw ClipError.cutOut(error) }
+                do { batch.append(try await tracker.push(frame)) } catch {
+                    // A look cut short by cancellation is the cancellation, not a failing model.
+                    try Task.checkCancellation()
+                    throw ClipError.cutOut(error)
+                }
                 // Styled and encoded a few at a time, in parallel (the cut-outs are sequential).
                 if batch.count >= ProcessInfo.processInfo.activeProcessorCount { try await deliver(batch); batch.removeAll() }
             }
