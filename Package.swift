@@ -217,7 +217,7 @@ let package = Package(
         .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos", "APODTestServer", "TestSupport"], swiftSettings: concurrency),
         .testTarget(
             name: "StickerAppTests",
-            dependencies: ["StickerApp", "StickerLibrary", "APODTestServer", "TestSupport"],
+            dependencies: ["StickerApp", "StickerLibrary", "AtomicFiles", "APODTestServer", "TestSupport"],
             swiftSettings: mainActorByDefault
         ),
         // The CLI's contract (exit statuses, --json shapes, files written), checked by running the
