@@ -12,6 +12,12 @@ enum ClipDetection {
                                                "ts", "3gp", "ogv", "wmv", "flv"]
 
     static func isClip(path: String) -> Bool {
+        // Only a regular file is sniffed: opening a FIFO or a device to read its first bytes would
+        // block (or consume them) before the batch and its Ctrl-C handler have started.
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        guard type == .typeRegular else {
+            return videoExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 16)) ?? Data()
