@@ -60,8 +60,11 @@ let vectorKernels: [Target] = [
             .unsafeFlags(["-target-cpu", "skylake-avx512"]),
         ]
     ),
+    // The Winograd products in bfloat16 (AVX-512 BF16's `vdpbf16ps`, float sums): C, because Swift
+    // has no intrinsics for these instructions; each function carries its own target attribute.
+    .target(name: "NeuralNetBF16", cSettings: optimisedInDebugC),
 ]
-let vectorKernelNames: [Target.Dependency] = ["NeuralNetAVX2", "NeuralNetAVX512"]
+let vectorKernelNames: [Target.Dependency] = ["NeuralNetAVX2", "NeuralNetAVX512", "NeuralNetBF16"]
 #else
 let vectorKernels: [Target] = []
 let vectorKernelNames: [Target.Dependency] = []

@@ -23,3 +23,12 @@ int stickers_cpu_has_x86_64_v4(void) {
     return 0;
 #endif
 }
+
+int stickers_cpu_has_avx512_bf16(void) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    __builtin_cpu_init();
+    return stickers_cpu_has_x86_64_v4() && __builtin_cpu_supports("avx512bf16");
+#else
+    return 0;
+#endif
+}

@@ -1,17 +1,25 @@
 import CCPUFeatures
+import Foundation
 
 /// Which vector kernels the convolutions use. NeuralNet itself is compiled for the architecture's
 /// baseline (it runs on any x86-64 and on ARM64); the kernels are compiled once per instruction
-/// set in modules of their own (NeuralNetPortable, NeuralNetAVX2, NeuralNetAVX512) and chosen here
-/// from what the running CPU reports.
+/// set in modules of their own (NeuralNetPortable, NeuralNetAVX2, NeuralNetAVX512, NeuralNetBF16)
+/// and chosen here from what the running CPU reports.
 public enum InstructionSet: Sendable, Hashable {
     /// The baseline kernels: SSE2 on x86-64, NEON on ARM64.
     case portable
     /// x86-64-v3: AVX2 and FMA.
     case avx2
-    /// x86-64-v4: AVX-512.
+    /// x86-64-v4: AVX-512, every product in float (the reference path).
     case avx512
-    /// The widest the CPU has.
+    /// x86-64-v4 plus AVX-512 BF16: AVX-512's kernels, with the Winograd products (the bulk of the
+    /// multiply-adds) in bfloat16 with float sums, twice the multiply-adds per instruction. Not the
+    /// default: F(4×4, 3×3)'s transforms amplify bfloat16's rounding to ~3 % of a layer's output
+    /// (0.2 % for a direct convolution), and the cut-outs then miss the quality gate (issue 37;
+    /// docs/benchmarks.md, "The network in BF16"). `STICKERS_PRECISION=bf16` makes it `.best`.
+    case avx512bf16
+    /// The widest float kernels the CPU has: AVX-512, AVX2, portable (or AVX-512 BF16 when
+    /// `STICKERS_PRECISION=bf16` is set and the CPU has it).
     case best
 
     /// The set actually used on this machine: the one asked for, or the widest below it the CPU has.
@@ -19,11 +27,21 @@ public enum InstructionSet: Sendable, Hashable {
         switch self {
         case .portable: .portable
         case .avx2: Self.cpuHasAVX2 ? .avx2 : .portable
-        case .avx512, .best: Self.cpuHasAVX512 ? .avx512 : Self.cpuHasAVX2 ? .avx2 : .portable
+        case .avx512: Self.cpuHasAVX512 ? .avx512 : InstructionSet.avx2.resolved
+        case .avx512bf16: Self.cpuHasAVX512BF16 ? .avx512bf16 : InstructionSet.avx512.resolved
+        case .best: Self.bf16Requested ? InstructionSet.avx512bf16.resolved : InstructionSet.avx512.resolved
         }
     }
+
+    /// Whether the AVX-512 (16-lane) transforms and products apply.
+    var hasAVX512: Bool { self == .avx512 || self == .avx512bf16 }
 
     /// Read once from CPUID (false on other architectures).
     static let cpuHasAVX2 = stickers_cpu_has_x86_64_v3() != 0
     static let cpuHasAVX512 = stickers_cpu_has_x86_64_v4() != 0
+    static let cpuHasAVX512BF16 = stickers_cpu_has_avx512_bf16() != 0
+
+    /// `STICKERS_PRECISION=bf16`: `.best` takes the BF16 products where the CPU has them (read once;
+    /// anything else, `fp32` included, keeps every product in float).
+    static let bf16Requested = ProcessInfo.processInfo.environment["STICKERS_PRECISION"]?.lowercased() == "bf16"
 }

@@ -77,7 +77,7 @@ func benchmarkInput(size: Int) -> Tensor {
 
 /// Runs the ONNX Runtime script and parses its `threads=N samples_ms=…` lines; empty (with a note)
 /// when python3 or onnxruntime is missing.
-private func onnxRuntimeTimings(model: URL, size: Int, threads: [Int]) -> [Int: Timing] {
+func onnxRuntimeTimings(model: URL, size: Int, threads: [Int]) -> [Int: Timing] {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../scripts/bench_onnxruntime.py").standardizedFileURL
     let process = Process()

@@ -2,32 +2,51 @@ import Foundation
 import ModelFetching
 import NeuralNet
 
-/// The network stage alone, in process CPU time: U²-Net-p at 1×3×320×320 (the saliency input) run
-/// again and again, each run's CPU time (all threads) taken from the process clock. CPU time, not
-/// wall time, because the machines are shared: another process's load stretches wall time but
-/// hardly the CPU time our threads spend. For before/after comparisons of NeuralNet's own code:
-/// run two builds alternately with scripts/bench-ab.sh and compare the medians.
-let networkSuite = BenchmarkSuite(name: "network", summary: "U²-Net-p 320×320: CPU time per inference, per kernel set") {
+/// The network stage alone: U²-Net-p at 1×3×320×320 (the saliency input) run again and again,
+/// each run's process CPU time (all threads) and wall time. CPU time is the figure to compare
+/// builds by on a shared machine (another process's load stretches wall time but hardly the CPU
+/// time our threads spend: run two builds alternately with scripts/bench-ab.sh and compare the
+/// medians); wall time on 2 threads is the acceptance figure of issue 37, printed next to ONNX
+/// Runtime's (FP32, same input, launched at the end of the same run; STICKERS_BENCH_NO_ORT=1 skips it).
+/// Every kernel set the CPU has: the default (`.best`, float) first, then the BF16 products (opt-in,
+/// STICKERS_PRECISION=bf16) and the other float ones.
+let networkSuite = BenchmarkSuite(name: "network", summary: "U²-Net-p 320×320: CPU and wall time per inference, per kernel set, vs ONNX Runtime") {
     let modelURL = try await ModelStore().locateOrFetch { print("  \($0)") }
     let network = try NeuralNetwork(contentsOf: modelURL)
     let input = [network.inputNames[0]: benchmarkInput(size: 320)]
-    let best = InstructionSet.best.resolved
-    var sets = [InstructionSet.best]
-    if best == .avx512 { sets.append(.avx2) }
+    var sets: [InstructionSet] = []
+    for set in [InstructionSet.best, .avx512bf16, .avx512, .avx2] where !sets.contains(set.resolved) {
+        sets.append(set.resolved)
+    }
+    var wallTimes: [String: Timing] = [:]
     for set in sets {
         for threads in [1, 2] {
             let session = InferenceSession(network: network, threads: threads, instructionSet: set)
-            let label = "NeuralNet \(set.resolved), \(threads) thread\(threads == 1 ? "" : "s")"
+            let label = "NeuralNet \(set), \(threads) thread\(threads == 1 ? "" : "s")"
             _ = try await session.run(input)  // warm-up: scratch buffers grown, pages touched
-            var samples: [Duration] = []
+            var samples: [Duration] = [], walls: [Duration] = []
+            let clock = ContinuousClock()
             for _ in 0..<12 {
-                let start = processCPUTime()
+                let start = processCPUTime(), wallStart = clock.now
                 _ = try await session.run(input)
+                walls.append(clock.now - wallStart)
                 samples.append(processCPUTime() - start)
             }
-            let timing = Timing(samples: samples)
+            let timing = Timing(samples: samples), wall = Timing(samples: walls)
+            wallTimes[label] = wall
             print("  \(label.padding(toLength: 36, withPad: " ", startingAt: 0)) cpu median \(String(format: "%7.1f", timing.medianMilliseconds)) ms"
-                  + "  min \(String(format: "%7.1f", timing.min.milliseconds)) ms  (n=\(samples.count))")
+                  + "  min \(String(format: "%7.1f", timing.min.milliseconds)) ms"
+                  + "  wall median \(String(format: "%7.1f", wall.medianMilliseconds)) ms  min \(String(format: "%7.1f", wall.min.milliseconds)) ms  (n=\(samples.count))")
+        }
+    }
+    guard ProcessInfo.processInfo.environment["STICKERS_BENCH_NO_ORT"] != "1" else { return }
+    let ort = onnxRuntimeTimings(model: modelURL, size: 320, threads: [1, 2])
+    for threads in [1, 2] {
+        guard let baseline = ort[threads] else { continue }
+        let plural = threads == 1 ? "" : "s"
+        print("  \("ONNX Runtime FP32, \(threads) thread\(plural), wall".padding(toLength: 44, withPad: " ", startingAt: 0)) \(baseline)")
+        if let ours = wallTimes["NeuralNet \(sets[0]), \(threads) thread\(plural)"] {
+            printRatio("speed-up over it (wall), \(sets[0])", baseline: baseline, candidate: ours)
         }
     }
 }

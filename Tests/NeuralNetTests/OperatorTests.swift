@@ -139,6 +139,38 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         }
     }
 
+    @Test("the BF16 Winograd products give the float kernels' output within F(4×4, 3×3)'s bfloat16 error")
+    func bf16ProductsAgreeWithFloatWithinTheirError() throws {
+        // U and V rounded to bfloat16 (8 significant bits: relative error ≤ 2⁻⁹ each), summed in
+        // float. The output transform then takes differences of products up to ~10× larger than
+        // the result (Aᵀ's 8s, Bᵀ's 4s and 5s), so a 4×4 tile's error is ~1–10 % of its largest
+        // value (a Monte-Carlo model of one tile of 16 channels: median 2.6 %, max 9.6 %; a direct
+        // convolution in bfloat16: 0.2 %). Stated bound: the difference from the float kernel is
+        // under ⅛ of the largest output and its mean under 1/128 of it (measured here: ≤ 7.8 % and
+        // ≤ 0.35 %); a layout mistake gives errors of the outputs' own size. Odd channel counts (a
+        // last input channel paired with 0, a padded block of outputs), the ReLU and residual,
+        // 16-tile rows and their 8-tile edges. On a CPU without AVX-512 BF16 both take the float kernels.
+        for (c, k, h, w, relu) in [(5, 6, 13, 10, false), (3, 64, 33, 70, true), (64, 16, 40, 40, true),
+                                   (16, 16, 23, 160, true), (7, 5, 9, 100, false), (32, 64, 18, 64, true)] {
+            let x = pseudoRandom([1, c, h, w], seed: UInt64(c * k + 1))
+            var conv = try Convolution(weights: pseudoRandom([k, c, 3, 3], seed: 9), bias: pseudoRandom([k], seed: 2).scalars,
+                                       pads: [1, 1, 1, 1])
+            conv.fusedRelu = relu
+            #expect(conv.winograd != nil || conv.narrow)
+            let residual = RowBands(pseudoRandom([1, k, h, w], seed: 6))
+            var float = WinogradScratch(instructionSet: .avx512), bf16 = WinogradScratch(instructionSet: .avx512bf16)
+            let a = try conv([.tensor(x)], residual: residual, scratch: &float)
+            let b = try conv([.tensor(x)], residual: residual, scratch: &bf16)
+            #expect(a.shape == b.shape)
+            let scale = a.scalars.reduce(0) { max($0, abs($1)) }
+            let differences = zip(a.scalars, b.scalars).map { abs($0 - $1) }
+            let mean = differences.reduce(0, +) / Float(differences.count)
+            #expect(differences.max()! < scale / 8, "\(c)→\(k): max \(differences.max()!) of \(scale)")
+            #expect(mean < scale / 128, "\(c)→\(k): mean \(mean) of \(scale)")
+            if InstructionSet.avx512bf16.resolved == .avx512bf16 { #expect(a != b, "the BF16 kernel ran") }
+        }
+    }
+
     @Test("the portable kernels (any CPU) give the AVX2 kernels' results within rounding, Winograd and narrow")
     func portableAndAVX2KernelsAgree() throws {
         // The portable kernels multiply then add where AVX2 fuses the two (x86-64 without FMA): the
@@ -201,8 +233,12 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
     func instructionSetsResolveToWhatTheCPUHas() {
         #expect(InstructionSet.portable.resolved == .portable)
         #expect(InstructionSet.avx2.resolved == (InstructionSet.cpuHasAVX2 ? .avx2 : .portable))
-        #expect(InstructionSet.best.resolved == InstructionSet.avx512.resolved)
+        #expect(InstructionSet.avx512.resolved == (InstructionSet.cpuHasAVX512 ? .avx512 : .avx2.resolved))
+        #expect(InstructionSet.avx512bf16.resolved == (InstructionSet.cpuHasAVX512BF16 ? .avx512bf16 : .avx512.resolved))
+        #expect(InstructionSet.best.resolved
+                == (InstructionSet.bf16Requested ? InstructionSet.avx512bf16.resolved : InstructionSet.avx512.resolved))
         #expect(InstructionSet.best.resolved != .avx512 || InstructionSet.cpuHasAVX2)
+        #expect(!InstructionSet.cpuHasAVX512BF16 || InstructionSet.cpuHasAVX512)
         #if !arch(x86_64)
         #expect(InstructionSet.best.resolved == .portable)
         #endif

@@ -6,6 +6,7 @@ import Testing
     @Test func u2netpMatchesOnnxRuntimeAt64Pixels() async throws {
         let network = try await TestModel.shared.network()
         #expect(network.outputNames.count == 7)
+        // The float kernels (the BF16 products are pinned against them in OperatorTests).
         for instructionSet in [InstructionSet.portable, .avx2, .avx512] {
         let outputs = try InferenceSession(network: network, instructionSet: instructionSet)
             .runSerially([network.inputNames[0]: referenceInput(size: 64)])

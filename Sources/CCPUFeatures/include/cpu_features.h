@@ -9,4 +9,8 @@ int stickers_cpu_has_x86_64_v3(void);
 /// (x86-64-v4: AVX-512 F, CD, BW, DQ, VL) besides x86-64-v3, else 0; 0 on other architectures.
 int stickers_cpu_has_x86_64_v4(void);
 
+/// 1 when the CPU and the operating system support AVX-512 BF16 (`vdpbf16ps`, `vcvtne2ps2bf16`)
+/// besides x86-64-v4, else 0; 0 on other architectures.
+int stickers_cpu_has_avx512_bf16(void);
+
 #endif

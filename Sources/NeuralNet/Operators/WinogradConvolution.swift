@@ -1,5 +1,6 @@
 #if arch(x86_64)
 import NeuralNetAVX512
+import NeuralNetBF16
 #endif
 
 // 3×3 stride-1 convolution by Winograd's minimal filtering F(4×4, 3×3) (Lavin & Gray 2015):
@@ -13,6 +14,11 @@ import NeuralNetAVX512
 // Layouts: U is packed [ξ][K/4][C][4] (ξ = 6i + j), V is [ξ][C][S], and M = U·V is [K][ξ][S] so
 // the output transform finds one channel's 36 products together. S is a block of tile "slots":
 // 8 per (tile row, group of 8 tiles along x).
+//
+// With AVX-512 BF16 (`InstructionSet.avx512bf16`) the products take U and V rounded to bfloat16,
+// pairs of input channels side by side ([ξ][K/4][C/2][4][2] and, one ξ at a time, [C/2][S][2]),
+// and sum in float: `vdpbf16ps` does two multiply-adds per lane where an FMA does one. The
+// transforms, bias, ReLU and residual stay in float.
 
 /// The layout of one convolution's transformed filters U, `36 × paddedK × C` packed for the
 /// micro-kernel. U is made by each task at the start of its part of the layer (each image), into
@@ -52,6 +58,9 @@ struct WinogradScratch {
     }
 
     var transformedFilters: [Float] = []
+    /// U and one ξ of V in bfloat16, for the BF16 products (empty otherwise).
+    var bf16Filters: [UInt16] = []
+    var bf16Inputs: [UInt16] = []
     var transformedInput: [Float] = []
     var products: [Float] = []
     var rows: [Float] = []
@@ -90,6 +99,12 @@ struct WinogradScratch {
         if self.zeroRow.count < zeroRow { self.zeroRow = [Float](repeating: 0, count: zeroRow) }
         if self.fusedRows.count < fusedRows { self.fusedRows = [Float](repeating: 0, count: fusedRows) }
     }
+
+    mutating func reserveBF16(filters: Int, input: Int) {
+        // Written before read, as the float buffers.
+        if bf16Filters.count < filters { bf16Filters = [UInt16](unsafeUninitializedCapacity: filters) { $1 = filters } }
+        if bf16Inputs.count < input { bf16Inputs = [UInt16](unsafeUninitializedCapacity: input) { $1 = input } }
+    }
 }
 
 extension Convolution {
@@ -109,7 +124,7 @@ extension Convolution {
         // slots for AVX2, 48 for AVX-512, i.e. 3 or 6 groups of 8).
         let kernels = scratch.kernels
         #if arch(x86_64)
-        let wide = kernels == .avx512
+        let wide = kernels.hasAVX512, bf16 = kernels == .avx512bf16
         let kernelGroups = wide ? 6 : 3
         #else
         let kernelGroups = 3
@@ -121,6 +136,11 @@ extension Convolution {
         let blendWidth = channels.reduce(0) { if case .stored = $1.kind { $0 } else { max($0, $1.sourceWidth) } }
         scratch.reserve(filters: filter.packedCount, input: 36 * c * slots, products: 36 * kp * slots,
                         rows: 6 * rowWidth, zeroRow: w, fusedRows: blendWidth > 0 ? 6 * w + blendWidth : 0)
+        #if arch(x86_64)
+        // Pairs of input channels, the BF16 products' unit of the sum.
+        let pairs = (c + 1) / 2
+        if bf16 { scratch.reserveBF16(filters: 36 * kp * pairs * 2, input: pairs * 2 * slots) }
+        #endif
         let (pt, pl) = (pads[0], pads[1])
         let firstGroup = tileRows.lowerBound * groupsPerRow
         let endGroup = tileRows.upperBound * groupsPerRow
@@ -134,11 +154,16 @@ extension Convolution {
         scratch.transformedFilters.withUnsafeMutableBufferPointer { uBuffer in
         weights.withUnsafeBufferPointer { weightsBuffer in
         bias.withUnsafeBufferPointer { biasBuffer in
+        scratch.bf16Filters.withUnsafeMutableBufferPointer { uHalfBuffer in
+        scratch.bf16Inputs.withUnsafeMutableBufferPointer { vHalfBuffer in
             let t = rowsBuffer.baseAddress!, zero = UnsafePointer(zeroBuffer.baseAddress!)
             let fused = fusedBuffer.baseAddress, blend = fusedBuffer.baseAddress.map { $0 + 6 * w }
             let v = vBuffer.baseAddress!, m = mBuffer.baseAddress!
             filter.pack(weightsBuffer.baseAddress!, into: uBuffer.baseAddress!, kernels: kernels)
             let u = UnsafePointer(uBuffer.baseAddress!)
+            #if arch(x86_64)
+            if bf16 { neuralnet_bf16_pack_filters(u, 36 * kp / 4, c, uHalfBuffer.baseAddress!) }
+            #endif
             t.update(repeating: 0, count: 6 * rowWidth)
             var blockStart = firstGroup
             while blockStart < endGroup {
@@ -198,6 +223,13 @@ extension Convolution {
                 // 2. Thirty-six products M[ξ] = U[ξ]·V[ξ].
                 for xi in 0..<36 {
                     #if arch(x86_64)
+                    if bf16 {
+                        let vHalf = vHalfBuffer.baseAddress!
+                        neuralnet_bf16_pack_inputs(v + xi * c * sPadded, c, sPadded, vHalf)
+                        neuralnet_bf16_winograd_products(uHalfBuffer.baseAddress! + xi * kp * pairs * 2, vHalf, m + xi * sPadded,
+                                                         36 * sPadded, c, kp, sPadded)
+                        continue
+                    }
                     if wide {
                         winogradProductsAVX512(u: u + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * sPadded,
                                                mStride: 36 * sPadded, inChannels: c, paddedOutChannels: kp, slots: sPadded)
@@ -233,6 +265,6 @@ extension Convolution {
                 }
                 blockStart = blockEnd
             }
-        }}}}}}}}
+        }}}}}}}}}}
     }
 }
