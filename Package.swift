@@ -91,6 +91,9 @@ let package = Package(
         // words" of an error: tiny, dependency-free, so every module from Raster up can use them.
         .target(name: "BoundedConcurrency", swiftSettings: concurrency),
         .target(name: "ErrorReasons", swiftSettings: concurrency),
+        // Atomic file writing (temporary beside the target, renamed into place) and the one "why
+        // can't this be written" check, used by every writer from StickerKit up.
+        .target(name: "AtomicFiles", swiftSettings: concurrency),
         // libpng's include directory, from pkg-config.
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         // FreeType, for captions: glyphs rasterised by the library that every desktop uses.
@@ -129,7 +132,7 @@ let package = Package(
         ),
         .target(
             name: "StickerKit",
-            dependencies: ["Raster", "NeuralNet", "ModelFetching", "BoundedConcurrency", "ErrorReasons", "CFreeType",
+            dependencies: ["Raster", "NeuralNet", "ModelFetching", "BoundedConcurrency", "ErrorReasons", "AtomicFiles", "CFreeType",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: concurrency + optimisedInDebug
         ),
@@ -138,11 +141,13 @@ let package = Package(
         // saved space photos, beside a content-addressed folder of the image files it references.
         .target(
             name: "StickerLibrary",
-            dependencies: ["StickerKit", "ErrorReasons", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StickerKit", "ErrorReasons", "AtomicFiles", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: concurrency
         ),
         .target(
-            name: "StickerApp", dependencies: ["StickerKit", "SpacePhotos", "StickerLibrary", "BoundedConcurrency", "ErrorReasons"],
+            name: "StickerApp",
+            dependencies: ["StickerKit", "SpacePhotos", "StickerLibrary", "BoundedConcurrency", "ErrorReasons", "AtomicFiles",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: mainActorByDefault
         ),
         // Request handlers run wherever Hummingbird calls them (nonisolated) and `await` into the
@@ -150,7 +155,7 @@ let package = Package(
         .target(
             name: "StickerWeb",
             dependencies: [
-                "StickerApp", "StickerKit", "StickerLibrary", "SpacePhotos", "Raster", "ErrorReasons",
+                "StickerApp", "StickerKit", "StickerLibrary", "SpacePhotos", "Raster", "ErrorReasons", "AtomicFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -167,7 +172,7 @@ let package = Package(
             name: "stickers",
             dependencies: [
                 "StickerApp", "StickerLibrary", "StickerWeb", "ModelFetching", "CAllocatorTuning", "CLazyCurl",
-                "BoundedConcurrency", "ErrorReasons",
+                "BoundedConcurrency", "ErrorReasons", "AtomicFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: mainActorByDefault,
@@ -189,7 +194,7 @@ let package = Package(
         .testTarget(name: "NeuralNetTests", dependencies: ["NeuralNet", "ModelFetching", "TestSupport"], exclude: ["Fixtures"], swiftSettings: concurrency),
         .testTarget(name: "ModelFetchingTests", dependencies: ["ModelFetching", "TestSupport"], swiftSettings: concurrency),
         .testTarget(
-            name: "StickerKitTests", dependencies: ["StickerKit", "TestSupport"],
+            name: "StickerKitTests", dependencies: ["StickerKit", "AtomicFiles", "TestSupport"],
             resources: [.copy("Fixtures")], swiftSettings: concurrency
         ),
         // A fake APOD server (Hummingbird) shared by the tests that talk HTTP; `swift run fake-apod`
@@ -214,7 +219,7 @@ let package = Package(
         .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos", "APODTestServer", "TestSupport"], swiftSettings: concurrency),
         .testTarget(
             name: "StickerAppTests",
-            dependencies: ["StickerApp", "StickerLibrary", "APODTestServer", "TestSupport"],
+            dependencies: ["StickerApp", "StickerLibrary", "AtomicFiles", "APODTestServer", "TestSupport"],
             swiftSettings: mainActorByDefault
         ),
         // The CLI's contract (exit statuses, --json shapes, files written), checked by running the

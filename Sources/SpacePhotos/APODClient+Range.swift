@@ -1,3 +1,4 @@
+import BoundedConcurrency
 import Foundation
 
 /// A day of a range that could not be fetched, and why.
@@ -74,26 +75,14 @@ extension APODClient {
     /// unless it is one no other day can escape (cancelled, rate limited, bad key, no network).
     func photosEachDay(_ days: [String]) async throws(APODError) -> DayRangePhotos {
         let limit = configuration.maxConcurrentRequests
-        let outcomes = await withTaskGroup(of: (String, Result<[SpacePhoto], APODError>).self) { group in
-            var results: [String: Result<[SpacePhoto], APODError>] = [:]
-            var pending = days[...]
-            func startNext() {
-                guard let day = pending.popFirst() else { return }
-                group.addTask {
-                    do throws(APODError) {
-                        return (day, .success(try await self.page(query: [URLQueryItem(name: "date", value: day)]).photos))
-                    } catch {
-                        return (day, .failure(error))
-                    }
-                }
+        let results = await concurrentMap(days, limit: limit) { day -> Result<[SpacePhoto], APODError> in
+            do throws(APODError) {
+                return .success(try await self.page(query: [URLQueryItem(name: "date", value: day)]).photos)
+            } catch {
+                return .failure(error)
             }
-            for _ in 0..<limit { startNext() }
-            while let (day, result) = await group.next() {
-                results[day] = result
-                startNext()
-            }
-            return results
         }
+        let outcomes = Dictionary(zip(days, results), uniquingKeysWith: { first, _ in first })
         var range = DayRangePhotos(photos: [])
         for day in days {
             switch outcomes[day] {

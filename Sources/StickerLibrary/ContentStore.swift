@@ -1,3 +1,4 @@
+import AtomicFiles
 import ErrorReasons
 import Foundation
 import StickerKit
@@ -36,6 +37,16 @@ public struct ContentStore: Sendable {
             throw .file(path: source.path, reason: ErrorReason.of(error))
         }
         return try store(data, extension: source.pathExtension.isEmpty ? "bin" : source.pathExtension.lowercased())
+    }
+
+    /// Removes the temporary files killed processes left in the store's folders (a write running
+    /// in another process keeps its own: see `AtomicFileWriter.removeLeftovers(in:)`).
+    public func removeLeftovers() {
+        guard let shards = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        AtomicFileWriter.removeLeftovers(in: folder)
+        for shard in shards where !shard.hasPrefix(".") {
+            AtomicFileWriter.removeLeftovers(in: folder.appending(path: shard, directoryHint: .isDirectory))
+        }
     }
 
     public func url(_ name: String) -> URL {

@@ -1,3 +1,4 @@
+import AtomicFiles
 import ErrorReasons
 import Foundation
 import GRDB
@@ -184,9 +185,6 @@ struct LibraryDatabase: Sendable {
     static func writeBlocker(path: String, ioError: Bool) -> POSIXError? {
         let file = URL(fileURLWithPath: path)
         let folder = file.deletingLastPathComponent()
-        if FileManager.default.fileExists(atPath: path), access(path, W_OK) != 0 {
-            return POSIXError(POSIXErrorCode(rawValue: errno) ?? .EACCES)
-        }
-        return ioError ? AtomicFileWriter.unwritableCause(folder) : AtomicFileWriter.writeRefusal(folder)
+        return ioError ? AtomicFileWriter.unwritableCause(folder, replacing: file) : AtomicFileWriter.writeRefusal(folder, replacing: file)
     }
 }

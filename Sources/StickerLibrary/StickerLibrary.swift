@@ -1,3 +1,4 @@
+import AtomicFiles
 import ErrorReasons
 import Foundation
 import GRDB
@@ -37,6 +38,10 @@ public final class StickerLibrary: Sendable {
         self.folder = folder
         self.files = ContentStore(folder: folder.appending(path: "files", directoryHint: .isDirectory))
         self.database = try LibraryDatabase.open(path: path, adjust: adjust)
+        // What a process killed while writing here left behind (whole files only are ever named
+        // by the database: a leftover is never one of its files).
+        AtomicFileWriter.removeLeftovers(in: folder)
+        files.removeLeftovers()
     }
 
     private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws(LibraryError) -> T {

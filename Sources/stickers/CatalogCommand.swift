@@ -1,3 +1,4 @@
+import AtomicFiles
 import ArgumentParser
 import BoundedConcurrency
 import ErrorReasons
@@ -32,19 +33,19 @@ struct CatalogCommand: AsyncParsableCommand {
     var count: Int?
 
     @Option(help: ArgumentHelp("The photo of this day.", valueName: "yyyy-MM-dd"))
-    var date: String?
+    var date: DayArgument?
 
     @Option(help: ArgumentHelp("The photos from this day…", valueName: "yyyy-MM-dd"))
-    var start: String?
+    var start: DayArgument?
 
     @Option(help: ArgumentHelp("…through this day (with --start; default today).", valueName: "yyyy-MM-dd"))
-    var end: String?
+    var end: DayArgument?
 
     @Flag(help: "List each video day's thumbnail link too.")
     var thumbs = false
 
-    @Option(help: "Base URL of an APOD-compatible API.")
-    var api: String?
+    @Option(help: ArgumentHelp("Base URL of an APOD-compatible API (http or https).", valueName: "URL"))
+    var api: HTTPURLArgument?
 
     @Option(help: "API key (default: $\(APODConfiguration.apiKeyVariable), else \(APODConfiguration.demoKey)).")
     var apiKey: String?
@@ -63,9 +64,6 @@ struct CatalogCommand: AsyncParsableCommand {
             throw ValidationError("--count must be between 1 and \(APODConfiguration.maxCount), not \(count)")
         }
         _ = try selection()
-        if let api, Self.apiURL(api) == nil {
-            throw ValidationError("--api must be an http(s) URL such as http://127.0.0.1:8089/planetary/apod, not '\(api)'")
-        }
     }
 
     /// What to list, from --count, --date or --start/--end (a usage error names what is wrong).
@@ -78,7 +76,7 @@ struct CatalogCommand: AsyncParsableCommand {
         if let start {
             let first = try Self.day(start, option: "--start", today: today)
             let last = try end.map { try Self.day($0, option: "--end", today: today) } ?? Self.startOfDay(today)
-            guard first <= last else { throw ValidationError("--end (\(APODDay.string(from: last))) is before --start (\(start))") }
+            guard first <= last else { throw ValidationError("--end (\(APODDay.string(from: last))) is before --start (\(start.text))") }
             let days = Int(last.timeIntervalSince(first) / 86_400) + 1
             guard days <= APODClient.maxRangeDays else {
                 throw ValidationError("a range spans at most \(APODClient.maxRangeDays) days, not \(days)")
@@ -88,28 +86,20 @@ struct CatalogCommand: AsyncParsableCommand {
         return .random(count: count ?? 10)
     }
 
-    /// A day from yyyy-MM-dd, between APOD's first day and today (UTC), else a usage error naming the range.
-    static func day(_ text: String, option: String, today: Date) throws -> Date {
+    /// The day, if it lies between APOD's first day and today (UTC), else a usage error naming the range.
+    static func day(_ day: DayArgument, option: String, today: Date) throws -> Date {
         let allowed = "days are yyyy-MM-dd from \(APODDay.string(from: APODDay.firstDay)) to \(APODDay.string(from: today)) (today, UTC)"
-        guard let day = APODDay.date(from: text) else { throw ValidationError("\(option) '\(text)' is not a day: \(allowed)") }
-        guard day >= APODDay.firstDay else { throw ValidationError("\(option) \(text) is before APOD began: \(allowed)") }
-        guard day <= startOfDay(today) else { throw ValidationError("\(option) \(text) is in the future: \(allowed)") }
-        return day
+        guard day.date >= APODDay.firstDay else { throw ValidationError("\(option) \(day.text) is before APOD began: \(allowed)") }
+        guard day.date <= startOfDay(today) else { throw ValidationError("\(option) \(day.text) is in the future: \(allowed)") }
+        return day.date
     }
 
     static func startOfDay(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
     }
 
-    static func apiURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host?.isEmpty == false
-        else { return nil }
-        return url
-    }
-
     @MainActor func run() async throws {
-        let baseURL = api.flatMap(Self.apiURL) ?? APODConfiguration.defaultBaseURL
+        let baseURL = api?.url ?? APODConfiguration.defaultBaseURL
         let client = APODClient(configuration: APODConfiguration(
             baseURL: baseURL, apiKey: apiKey,
             log: { FileHandle.standardError.write(Data("stickers: warning: \($0)\n".utf8)) }))
@@ -138,7 +128,7 @@ struct CatalogCommand: AsyncParsableCommand {
         await work.value
         interrupts.stop()
         if work.isCancelled {
-            throw fail("interrupted: no partial file left", ExitCode(130))
+            throw fail("interrupted: no partial file left", ExitStatus.interrupted)
         }
 
         if let error = model.error {

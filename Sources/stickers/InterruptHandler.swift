@@ -88,7 +88,7 @@ nonisolated final class StopSignals {
             cleanUp()
             // _exit, not exit: other threads are still running, and exit's teardown of the
             // runtime under their feet could crash; nothing is buffered (standard error is not).
-            _exit(130)  // interrupted, as `make` and `catalog` say it
+            _exit(ExitStatus.interrupted.rawValue)  // as `make` and `catalog` say it
         }
         // Resumed now and set for "never": a source must not be released suspended, and the first
         // signal only has to set its deadline.

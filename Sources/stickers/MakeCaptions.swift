@@ -1,4 +1,5 @@
 import ArgumentParser
+import AtomicFiles
 import BoundedConcurrency
 import Foundation
 import Raster

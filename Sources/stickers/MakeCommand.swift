@@ -1,3 +1,4 @@
+import AtomicFiles
 import ArgumentParser
 import ErrorReasons
 import Foundation
@@ -130,7 +131,7 @@ struct MakeCommand: AsyncParsableCommand {
                        + "they are packed: --cache-dir DIR for another folder, or --no-cache for a temporary one)", ExitStatus.ioError)
         }
         if batch.isCancelled {
-            throw fail("interrupted: no pack written", ExitCode(130))
+            throw fail("interrupted: no pack written", ExitStatus.interrupted)
         }
 
         var report = MakeReport(output: output, fromCache: model.fromCache.count)
@@ -169,7 +170,7 @@ struct MakeCommand: AsyncParsableCommand {
             } catch let error as MessengerPack.Failure {
                 throw fail(error.reason, error.exitStatus)
             } catch is CancellationError {
-                throw fail("interrupted: no pack written", ExitCode(130))
+                throw fail("interrupted: no pack written", ExitStatus.interrupted)
             }
             return
         }
@@ -186,7 +187,7 @@ struct MakeCommand: AsyncParsableCommand {
                 try await MakeCaptions.writePack(items: items, invalid: invalid, to: url)
             }
         } catch is CancellationError {
-            throw fail("interrupted: no pack written", ExitCode(130))
+            throw fail("interrupted: no pack written", ExitStatus.interrupted)
         } catch {
             throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
         }

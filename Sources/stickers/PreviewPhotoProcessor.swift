@@ -2,11 +2,10 @@ import Foundation
 import Raster
 import StickerKit
 
-/// A stand-in for the engine's `PhotoProcessor` while the cut-out engine is being built, so the
-/// web app can be served and tested end to end: it decodes the photo (refusing what is not a
-/// readable JPEG or PNG, exactly as the engine will), uses the whole photo, scaled down, as the
-/// "sticker", and takes its colours from a coarse histogram. Replace it with `PhotoProcessor()`
-/// in `ServeCommand` once that exists.
+/// The engine's stand-in for `serve --preview` (the browser tests, which test the app rather than
+/// the engine) and for `serve` when the cut-out model cannot be had (the app stays usable and says
+/// why): it decodes the photo (refusing what is not a readable image, as the engine does), uses
+/// the whole photo, scaled down, as the "sticker", and takes its colours from a coarse histogram.
 nonisolated struct PreviewPhotoProcessor: PhotoProcessing {
     var maxDimension = 512
     var colorCount = 5

@@ -48,8 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "NAME"))
     var allowedHosts: [String] = []
 
-    @Option(help: ArgumentHelp("Base URL of the APOD-compatible API for the Space tab.", valueName: "URL"))
-    var catalogAPI: String?
+    @Option(help: ArgumentHelp("Base URL of the APOD-compatible API for the Space tab (http or https).", valueName: "URL"))
+    var catalogAPI: HTTPURLArgument?
 
     @Option(help: "API key for the Space tab (default: $\(APODConfiguration.apiKeyVariable), else \(APODConfiguration.demoKey)).")
     var catalogAPIKey: String?
@@ -61,9 +61,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
         if photos != nil && library != nil { throw ValidationError("--library is the old name of --photos: give only --photos") }
-        if let catalogAPI, Self.apiURL(catalogAPI) == nil {
-            throw ValidationError("--catalog-api must be an http(s) URL, not \(catalogAPI)")
-        }
     }
 
     @MainActor func run() async throws {
@@ -87,39 +84,25 @@ struct ServeCommand: AsyncParsableCommand {
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             printError("listening on \(host): anyone who can reach this address can see and change your photos")
         }
-        let configuration = WebConfiguration(host: host, port: port, library: libraryURL, allowedHosts: allowedHosts)
-        let cache = ProcessedPhotoCache(processor: await Self.processor(preview: preview),
-                                        disk: .standard(cacheDirectory: StickerPaths.cacheDirectory(explicit: cacheDir)))
-        let model = StickerViewModel(cache: cache)
-        let session = StickerSession(model: model, library: libraryURL, limits: configuration.limits, store: store)
+        let web = WebConfiguration(host: host, port: port, library: libraryURL, allowedHosts: allowedHosts)
+        let configuration = WebAppConfiguration(
+            web: web, processor: await Self.processor(preview: preview),
+            cache: .standard(cacheDirectory: StickerPaths.cacheDirectory(explicit: cacheDir)), store: store,
+            catalogAPI: APODConfiguration(baseURL: catalogAPI?.url ?? APODConfiguration.defaultBaseURL,
+                                          apiKey: catalogAPIKey))
         let host = host
-        let client = APODClient(configuration: APODConfiguration(
-            baseURL: catalogAPI.flatMap(Self.apiURL) ?? APODConfiguration.defaultBaseURL, apiKey: catalogAPIKey))
-        // Saved space photos go into the library, so "Use library photos" finds them.
-        let savedPhotos = libraryURL ?? FileManager.default.homeDirectoryForCurrentUser
-            .appendingPathComponent("Pictures/Stickers", isDirectory: true)
-        let colors = ColorSession(model: ColorSchemeModel(), stickers: session, store: store)
+        let app: WebApp
         do {
-            try await session.restore()
-            try await colors.restore()
+            app = try await buildApplication(configuration) { port in
+                // Scripts wait for this line to learn the port (with --port 0): write it unbuffered.
+                FileHandle.standardOutput.write(Data("Serving on http://\(host):\(port)\n".utf8))
+            }
         } catch {
             throw fail("\(error)", ExitStatus.ioError)
         }
-        // Favourites and the photos seen before live in the library, so a restart or an
-        // unreachable API still has them.
-        let catalog = CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 12),
-                                   store: LibraryCatalogStore(library: store))
-        let space = SpaceSession(model: catalog, stickers: session, store: store)
-        do { try await space.restore() } catch { throw fail("\(error)", ExitStatus.ioError) }
-        await catalog.loadFavorites()
-        let sessions = WebSessions(stickers: session, colors: colors, space: space)
-        let app = WebApplication.make(configuration: configuration, sessions: sessions) { port in
-            // Scripts wait for this line to learn the port (with --port 0): write it unbuffered.
-            FileHandle.standardOutput.write(Data("Serving on http://\(host):\(port)\n".utf8))
-        }
         // Downloads a killed server was building (its temporary folders) go now.
         ScratchFolder.removeLeftovers()
-        let server = WebServer(app, sessions: sessions)
+        let server = WebServer(app)
         let signals = await StopSignals.install(stop: { server.stop() }, cleanUp: { ScratchFolder.removeOwn() })
         defer { signals.finish() }
         do {
@@ -128,12 +111,6 @@ struct ServeCommand: AsyncParsableCommand {
             throw fail("cannot serve on \(host):\(port): \(error)", ExitStatus.ioError)
         }
         printError("stopped")
-    }
-
-    static func apiURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host != nil else { return nil }
-        return url
     }
 
     /// The sticker engine, or the preview stand-in when asked for (`--preview`, used by the

@@ -1,3 +1,4 @@
+import AtomicFiles
 import ArgumentParser
 import ErrorReasons
 import Foundation

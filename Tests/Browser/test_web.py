@@ -106,6 +106,22 @@ def test_upload_process_and_see_stickers_and_the_invalid_photo(driver):
     driver.save_screenshot(os.path.join(SCREENSHOTS, "web-stickers.png"))
 
 
+def test_a_failed_photo_shows_its_reason_in_the_page_and_the_api(driver):
+    fresh_page(driver)
+    upload(driver, "truncated.jpg")
+    wait(driver, lambda d: len(cards(d, "pending")) == 1, "the uploaded photo is not shown as pending")
+    driver.find_element(By.ID, "process").click()
+    failed = wait(driver, lambda d: cards(d, "invalid"), "the truncated photo is not flagged")
+    shown = failed[0].find_element(By.CSS_SELECTOR, ".reason").text
+    state = driver.execute_async_script(
+        "const done = arguments[0]; fetch('/api/stickers').then(r => r.json()).then(done);")
+    photos = state["photos"]
+    assert [p["status"] for p in photos] == ["invalid"], photos
+    reason = photos[0].get("reason") or ""
+    assert reason and reason in shown, (reason, shown)
+    assert "process it again" not in shown, shown
+
+
 def test_library_photos_and_the_pack_download(driver):
     fresh_page(driver)
     driver.find_element(By.ID, "use-library").click()

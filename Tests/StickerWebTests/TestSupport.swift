@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Raster
 import SpacePhotos
 import StickerApp
+import StickerKit
 import StickerWeb
 
 /// A real PNG (2×2) to upload.
@@ -47,10 +48,11 @@ extension TestResponse {
     var errorMessage: String? { (try? decoded(JSONError.self))?.error.message }
 }
 
-/// The web app with a fresh session over `processor`, run through Hummingbird's router test client.
+/// The web app over `processor`, built by `buildApplication` (the wiring `stickers serve` uses),
+/// run through Hummingbird's router test client (or a live server: `testing: .live`).
 @MainActor
 func withWebApp<Value: Sendable>(
-    processor: FakePhotoProcessor = FakePhotoProcessor(),
+    processor: any PhotoProcessing = FakePhotoProcessor(),
     library: URL? = nil,
     colorExtractor: any ColorSchemeExtracting = PhotoColorSchemeExtractor(),
     catalogAPI: URL = URL(string: "http://127.0.0.1:9/planetary/apod")!,
@@ -60,23 +62,16 @@ func withWebApp<Value: Sendable>(
     store: StickerLibrary? = nil,
     cache: ProcessedPhotoDiskCache? = nil,
     capacity: ServerCapacity? = nil,
+    packFolders: PackFolders = ScratchFolder.packFolders,
     _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
-    let configuration = WebConfiguration(host: "127.0.0.1", port: 0, library: library, limits: limits)
-    let photoCache = cache.map { ProcessedPhotoCache(processor: processor, disk: $0) } ?? ProcessedPhotoCache(processor: processor)
-    let session = StickerSession(model: StickerViewModel(cache: photoCache, maxConcurrentJobs: 2),
-                                 library: library, limits: limits, store: store)
-    let colors = ColorSession(model: ColorSchemeModel(extractor: colorExtractor), stickers: session, store: store)
-    try await session.restore()
-    try await colors.restore()
-    let client = APODClient(configuration: APODConfiguration(
-        baseURL: catalogAPI, apiKey: "test", retry: RetryPolicy(maxAttempts: 1), log: { _ in }))
-    let space = SpaceSession(model: CatalogModel(client: client, libraryFolder: savedPhotos, selection: .random(count: 4)),
-                             stickers: session)
-    let app = WebApplication.make(configuration: configuration,
-                                  sessions: WebSessions(stickers: session, colors: colors, space: space),
-                                  capacity: capacity)
-    return try await app.test(testing) { client in try await test(client) }
+    let configuration = WebAppConfiguration(
+        web: WebConfiguration(host: "127.0.0.1", port: 0, library: library, limits: limits),
+        processor: processor, cache: cache, maxConcurrentJobs: 2, store: store,
+        catalogAPI: APODConfiguration(baseURL: catalogAPI, apiKey: "test", retry: RetryPolicy(maxAttempts: 1), log: { _ in }),
+        catalogSelection: .random(count: 4), savedPhotos: savedPhotos, colorExtractor: colorExtractor, packFolders: packFolders)
+    let app = try await buildApplication(configuration, capacity: capacity)
+    return try await app.application.test(testing) { client in try await test(client) }
 }
 
 extension TestClientProtocol {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import ZIPFoundation
 
-/// The CLI's stable contract (DESIGN.md): exit statuses 0/64/65/69/74/130, the `--json` shapes,
+/// The CLI's stable contract (README: exit statuses; `ExitStatus`): exit statuses 0/64/65/69/74/130, the `--json` shapes,
 /// the files written, and nothing partial left behind — checked against the built executable.
 @Suite struct CLIContractTests {
     // MARK: usage (64)

@@ -96,18 +96,20 @@ struct ServeShutdownTests {
         #expect(second.status == 0, "\(second)")
     }
 
-    /// AtomicFileWriter's `.NAME.PID.UUID.partial`, the cache's `.partial-UUID` folders, and the
-    /// web app's `stickers-web-…` download folders under `folder`.
-    private static func temporaryFiles(in folder: URL) -> [String] {
+    /// AtomicFileWriter's `.NAME.PID.UUID.partial`, the cache's `.partial-PID-UUID` and
+    /// `.evicting-PID-UUID` folders, `--no-cache` folders (`stickers-nocache-…`) and the web app's
+    /// `stickers-web-…` download folders under `folder`.
+    static func temporaryFiles(in folder: URL) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         return walker.compactMap { $0 as? String }.filter { path in
             let name = (path as NSString).lastPathComponent
-            return name.hasSuffix(".partial") || name.hasPrefix(".partial-") || name.hasPrefix("stickers-web-")
+            return name.hasSuffix(".partial") || name.hasPrefix(".partial-") || name.hasPrefix(".evicting-")
+                || name.hasPrefix("stickers-nocache-") || name.hasPrefix("stickers-web-")
         }
     }
 
     /// `PRAGMA integrity_check` through the sqlite3 shell ("ok" for a sound database).
-    private static func integrityCheck(_ database: URL) async throws -> String {
+    static func integrityCheck(_ database: URL) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["sqlite3", database.path, "PRAGMA integrity_check;"]
@@ -128,7 +130,7 @@ private struct Seen: Sendable {
 }
 
 /// A server's own data, cache and temporary folders.
-private struct ServerFolders {
+struct ServerFolders {
     let root: URL
     var data: URL { root.appending(path: "data") }
     var cache: URL { root.appending(path: "cache") }
@@ -152,7 +154,7 @@ private struct ServerFolders {
 }
 
 /// The running server, seen from the test: its address, and how it is stopped.
-private enum ServeProcess {
+enum ServeProcess {
     /// Waits for "Serving on http://HOST:PORT" on its standard output (the file `out` beside the
     /// standard error's `Stickers.run` passes).
     static func port(of stderr: URL) async throws -> ServerAPI {
@@ -186,7 +188,7 @@ private enum ServeProcess {
 }
 
 /// The few calls of the web API the test makes.
-private struct ServerAPI: Sendable {
+struct ServerAPI: Sendable {
     let base: URL
 
     struct Snapshot: Decodable {
@@ -251,7 +253,7 @@ private struct ServerAPI: Sendable {
     }
 }
 
-private struct ServeTestError: Error, CustomStringConvertible {
+struct ServeTestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }

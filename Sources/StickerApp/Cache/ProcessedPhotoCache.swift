@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 import StickerKit
 
@@ -37,23 +38,35 @@ public actor ProcessedPhotoCache {
     private var entries: [ContentDigest: Entry] = [:]
     /// The disk entries this process used: never evicted under it.
     private var used: Set<String> = []
+    /// This cache's entries as other processes see them: never evicted while it runs.
+    private let readers: CacheReaders
+    /// Whether this process has looked for what killed processes left in the disk folder.
+    private var leftoversRemoved = false
 
     public init(processor: any PhotoProcessing, disk: ProcessedPhotoDiskCache) {
         self.processor = processor
         self.identity = processor.outputIdentity
         self.disk = disk
+        self.readers = CacheReaders(cacheFolder: disk.folder)
         self.temporaryFolder = nil
     }
 
     /// A cache whose disk layer is a private temporary folder, removed with the cache: for
     /// `--no-cache` and tests (the files still have to live somewhere until they are packed).
     public init(processor: any PhotoProcessing) {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stickers-\(UUID().uuidString)", directoryHint: .isDirectory)
+        // Named by this process, so the next one removes it if this one is killed before deinit.
+        let temporary = FileManager.default.temporaryDirectory
+        ProcessOwnedName.removeLeftovers(in: temporary, prefix: Self.temporaryPrefix)
+        let folder = temporary.appending(path: ProcessOwnedName.make(Self.temporaryPrefix), directoryHint: .isDirectory)
         self.processor = processor
         self.identity = processor.outputIdentity
         self.disk = ProcessedPhotoDiskCache(folder: folder, sizeLimit: .max)
+        self.readers = CacheReaders(cacheFolder: folder)
         self.temporaryFolder = folder
     }
+
+    /// The private folders of caches without a disk folder of their own: `stickers-nocache-PID-UUID`.
+    static let temporaryPrefix = "stickers-nocache-"
 
     deinit {
         if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
@@ -68,6 +81,7 @@ public actor ProcessedPhotoCache {
     /// photo that cannot be used, `StorageError` when the entry cannot be written (a full disk),
     /// `CancellationError`.
     public func lookup(_ data: Data) async throws -> (files: StickerFiles, origin: Origin) {
+        await removeLeftoversOnce()
         let key = ContentDigest(data)
         let task: Task<(Outcome, Origin), any Error>
         switch entries[key] {
@@ -79,6 +93,7 @@ public actor ProcessedPhotoCache {
         case nil:
             let diskKey = ProcessedPhotoDiskCache.Key(digest: key.hex, identity: identity)
             used.insert(diskKey.name)
+            readers.register(diskKey.name)
             task = Task { [processor, disk] in try await Self.make(data, key: diskKey, processor: processor, disk: disk) }
             entries[key] = .inFlight(task, waiters: 1)
         }
@@ -112,7 +127,9 @@ public actor ProcessedPhotoCache {
     /// the kept cut-out and subjects included, which restyling and re-cutting need — or nil when
     /// there is no entry (or it records an unusable photo). Nothing is computed.
     public func storedFiles(digest: String) async -> StickerFiles? {
+        await removeLeftoversOnce()
         let key = ProcessedPhotoDiskCache.Key(digest: digest, identity: identity)
+        readers.register(key.name)
         guard case .success(let files)? = await disk.lookup(key) else { return nil }
         used.insert(key.name)
         return files
@@ -133,6 +150,21 @@ public actor ProcessedPhotoCache {
     @discardableResult
     public func trim() async -> Int {
         await disk.trim(protecting: used)
+    }
+
+    /// The first process to use the disk folder after a killed one removes its half-written
+    /// entries (only those whose writer is gone).
+    private func removeLeftoversOnce() async {
+        guard !leftoversRemoved else { return }
+        leftoversRemoved = true
+        await disk.removeLeftovers()
+        await Self.removeTemporaryLeftovers()
+    }
+
+    /// The private folders of killed `--no-cache` runs: any run may remove them (a folder whose
+    /// process still runs is kept).
+    @concurrent private static func removeTemporaryLeftovers() async {
+        ProcessOwnedName.removeLeftovers(in: FileManager.default.temporaryDirectory, prefix: temporaryPrefix)
     }
 
     private func result(of task: Task<(Outcome, Origin), any Error>, for key: ContentDigest) async throws -> (files: StickerFiles, origin: Origin) {

@@ -1,3 +1,4 @@
+import AtomicFiles
 import ErrorReasons
 import Foundation
 import StickerKit
@@ -41,6 +42,11 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
     /// The remembered outcome for `key`, its access time refreshed; `nil` when there is none (or
     /// it is damaged, of another format, or one of its files is gone: it is then removed).
     @concurrent func lookup(_ key: Key) async -> Result<StickerFiles, PhotoProcessingError>? {
+        // Shared: no eviction (in any process) runs while the entry is found (see CacheReaders).
+        CacheReaders.withLock(in: folder, exclusive: false) { find(key) }
+    }
+
+    private func find(_ key: Key) -> Result<StickerFiles, PhotoProcessingError>? {
         let entry = folder.appending(path: key.name, directoryHint: .isDirectory)
         let manifestURL = entry.appending(path: CacheEntryManifest.fileName)
         guard let data = try? Data(contentsOf: manifestURL) else { return nil }
@@ -78,18 +84,61 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
         _ = try write(key) { _ in manifest }
     }
 
+    /// An entry being written: `.partial-PID-UUID` (see `ProcessOwnedName`).
+    static let partialPrefix = ".partial-"
+
+    /// Removes what killed processes left here: entries they were writing (`.partial-PID-UUID`,
+    /// with the writer's temporary files inside), never a running writer's. Folders of older
+    /// versions (`.partial-UUID`, no owner to ask) go once they are an hour old: no entry takes
+    /// that long to write. Returns how many were removed.
+    @discardableResult
+    @concurrent func removeLeftovers() async -> Int {
+        removeLeftoverEntries()
+    }
+
+    private func removeLeftoverEntries() -> Int {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var removed = 0
+        for name in names where ProcessOwnedName.isLeftover(name, prefix: Self.evictingPrefix) {
+            if (try? manager.removeItem(at: folder.appending(path: name))) != nil { removed += 1 }
+        }
+        for name in names where name.hasPrefix(Self.partialPrefix) {
+            let url = folder.appending(path: name)
+            if ProcessOwnedName.processID(of: name, prefix: Self.partialPrefix) != nil {
+                guard ProcessOwnedName.isLeftover(name, prefix: Self.partialPrefix) else { continue }
+            } else {
+                guard UUID(uuidString: String(name.dropFirst(Self.partialPrefix.count))) != nil else { continue }
+                let modified = (try? manager.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date ?? .distantPast
+                guard modified < Date(timeIntervalSinceNow: -3600) else { continue }
+            }
+            if (try? manager.removeItem(at: url)) != nil { removed += 1 }
+        }
+        return removed
+    }
+
     private func write(_ key: Key, _ fill: (URL) throws -> CacheEntryManifest) throws(StorageError) -> CacheEntryManifest {
         let manager = FileManager.default
         let destination = folder.appending(path: key.name, directoryHint: .isDirectory)
-        let temporary = folder.appending(path: ".partial-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let temporary = folder.appending(path: ProcessOwnedName.make(Self.partialPrefix), directoryHint: .isDirectory)
         do {
             try manager.createDirectory(at: temporary, withIntermediateDirectories: true)
             let manifest = try fill(temporary)
             try AtomicFileWriter.write(try manifest.encoded(), to: temporary.appending(path: CacheEntryManifest.fileName))
-            // Another process may have stored the same entry meanwhile: theirs is as good.
-            if manager.fileExists(atPath: destination.path) { try? manager.removeItem(at: destination) }
-            guard rename(temporary.path, destination.path) == 0 || manager.fileExists(atPath: destination.path) else {
-                throw StorageError(path: destination.path, reason: ErrorReason.words(for: errno))
+            // Another process may have stored the same entry meanwhile: theirs is as good (the
+            // same bytes: the key is the photo and every setting), and it may be reading it, so it
+            // is never replaced. rename(2) of a folder onto a non-empty one fails: the first wins.
+            if rename(temporary.path, destination.path) != 0 {
+                let failure = errno
+                if failure != ENOTEMPTY && failure != EEXIST {
+                    throw StorageError(path: destination.path, reason: ErrorReason.words(for: failure))
+                }
+                if find(key) == nil {
+                    // Theirs was damaged (and `find` removed it): ours goes in its place.
+                    guard rename(temporary.path, destination.path) == 0 || find(key) != nil else {
+                        throw StorageError(path: destination.path, reason: ErrorReason.words(for: errno))
+                    }
+                }
             }
             try? manager.removeItem(at: temporary)
             return manifest
@@ -138,36 +187,52 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
     /// what killed processes left half-written. Returns how many entries were evicted.
     @discardableResult
     @concurrent func trim(protecting: Set<String> = []) async -> Int {
-        let manager = FileManager.default
-        if let names = try? manager.contentsOfDirectory(atPath: folder.path) {
-            // A partial folder older than a minute belongs to no living writer.
-            for name in names where name.hasPrefix(".partial-") {
-                let url = folder.appending(path: name)
-                let modified = (try? manager.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date ?? .distantPast
-                if modified < Date(timeIntervalSinceNow: -60) { try? manager.removeItem(at: url) }
+        // Exclusive: one eviction at a time over one listing (two processes trimming at once
+        // would each evict down to the limit: twice too much), and no lookup in between.
+        CacheReaders.withLock(in: folder, exclusive: true) {
+            _ = removeLeftoverEntries()
+            var listed = list()
+            var total = listed.reduce(Int64(0)) { $0 + $1.bytes }
+            guard total > sizeLimit else { return 0 }
+            let inUse = protecting.union(CacheReaders.namesInUse(in: folder))
+            listed.sort { $0.used < $1.used }
+            var evicted = 0
+            for entry in listed where total > sizeLimit && !inUse.contains(entry.url.lastPathComponent) {
+                guard Self.remove(entry.url) else { continue }
+                total -= entry.bytes
+                evicted += 1
             }
+            return evicted
         }
-        var listed = list()
-        var total = listed.reduce(Int64(0)) { $0 + $1.bytes }
-        guard total > sizeLimit else { return 0 }
-        listed.sort { $0.used < $1.used }
-        var evicted = 0
-        for entry in listed where total > sizeLimit && !protecting.contains(entry.url.lastPathComponent) {
-            try? manager.removeItem(at: entry.url)
-            total -= entry.bytes
-            evicted += 1
-        }
-        return evicted
     }
 
-    /// Removes every entry; returns what was removed.
+    /// Removes an entry as one step for readers: renamed out of view first (`.evicting-PID-UUID`,
+    /// removed by the next process should this one be killed while deleting its files).
+    private static func remove(_ entry: URL) -> Bool {
+        let out = entry.deletingLastPathComponent().appending(path: ProcessOwnedName.make(evictingPrefix))
+        guard rename(entry.path, out.path) == 0 else { return false }
+        try? FileManager.default.removeItem(at: out)
+        return true
+    }
+
+    static let evictingPrefix = ".evicting-"
+
+    /// Removes every entry no running process is using (see `CacheReaders`; those go with the
+    /// next clear or trim after it ends); returns what was removed.
     @concurrent public func clear() async throws(StorageError) -> Usage {
-        let before = await usage()
-        do {
-            if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
-        } catch {
-            throw StorageError(path: folder.path, reason: ErrorReason.of(error))
+        guard FileManager.default.fileExists(atPath: folder.path) else { return Usage(entries: 0, bytes: 0) }
+        if let refusal = AtomicFileWriter.writeRefusal(folder) {
+            throw StorageError(path: folder.path, reason: ErrorReason.of(refusal))
         }
-        return before
+        return CacheReaders.withLock(in: folder, exclusive: true) {
+            _ = removeLeftoverEntries()
+            let inUse = CacheReaders.namesInUse(in: folder)
+            var removed = Usage(entries: 0, bytes: 0)
+            for entry in list() where !inUse.contains(entry.url.lastPathComponent) && Self.remove(entry.url) {
+                removed.entries += 1
+                removed.bytes += entry.bytes
+            }
+            return removed
+        }
     }
 }

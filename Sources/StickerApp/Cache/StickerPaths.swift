@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the app keeps its files (DESIGN.md): the library in `$XDG_DATA_HOME/stickers`, the
+/// Where the app keeps its files (README: "Two commands" and the library paragraph): the library in `$XDG_DATA_HOME/stickers`, the
 /// re-creatable processed-photo cache in `$XDG_CACHE_HOME/stickers`; each overridable by its own
 /// environment variable (and an option of the command), so tests use temporary folders.
 nonisolated public enum StickerPaths {

@@ -1,3 +1,4 @@
+import AtomicFiles
 import ErrorReasons
 import Foundation
 import StickerKit

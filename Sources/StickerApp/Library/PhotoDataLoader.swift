@@ -50,6 +50,6 @@ nonisolated struct PhotoDataLoader: Sendable {
     }
 }
 
-public enum PhotoLoadingError: Error, Sendable, Hashable {
+nonisolated public enum PhotoLoadingError: Error, Sendable, Hashable {
     case unreadableFile(String)
 }

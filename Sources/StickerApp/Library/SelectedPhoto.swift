@@ -1,7 +1,7 @@
 import Foundation
 
 /// A photo the person chose, identified stably across the app, plus where its bytes come from.
-public struct SelectedPhoto: Identifiable, Sendable, Hashable {
+nonisolated public struct SelectedPhoto: Identifiable, Sendable, Hashable {
     public enum Source: Sendable, Hashable {
         case file(URL)
         /// Bytes already in memory: an upload, a downloaded space photo, a test fixture.

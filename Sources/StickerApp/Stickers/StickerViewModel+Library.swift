@@ -56,9 +56,9 @@ extension StickerViewModel {
         for photo in selection {
             guard let digest = digests[photo.id] else { continue }
             switch state(of: photo.id) {
-            case .processed(let files): due.append(.init(digest: digest, files: files, reason: nil))
+            case .done(let files, _): due.append(.init(digest: digest, files: files, reason: nil))
             case .invalid(let problem): due.append(.init(digest: digest, files: nil, reason: problem.reason))
-            case .pending, .engineFailed: continue
+            case .waiting, .working, .engineFailed: continue
             }
             ids.insert(photo.id)
         }

@@ -4,46 +4,72 @@ import Observation
 import Raster
 import StickerKit
 
-/// The sticker-pack app's state: the chosen photos, what each became, which could not be used, and
-/// the progress of processing them all.
+/// The sticker-pack app's state: the chosen photos and where each stands (one `PhotoState` per
+/// photo: waiting, being made, done with its files, invalid with its problem, or failed by the
+/// engine), and the progress of processing them all, computed from those states.
 ///
 /// Main-actor isolated (the module's default). State changes only here, synchronously after each
 /// `await`, so any front end — the CLI, the web app, a SwiftUI view — always sees a consistent
 /// picture. The heavy work happens in the processor, off the main actor, through a shared cache.
 @Observable
 public final class StickerViewModel {
-    /// How far a batch has come: photos finished (processed or found invalid) out of all selected.
-    public struct Progress: Sendable, Hashable {
+    /// How far a batch has come: photos finished (processed, found invalid, or failed by the
+    /// engine) out of all selected.
+    nonisolated public struct Progress: Sendable, Hashable {
         public var completed: Int
         public var total: Int
         public var fractionCompleted: Double { total == 0 ? 1 : Double(completed) / Double(total) }
         public var isFinished: Bool { completed >= total }
     }
 
-    /// Where one photo stands.
-    public enum PhotoState: Sendable, Hashable {
-        case pending
-        case processed(StickerFiles)
+    /// Where one photo stands; each case carries what it needs.
+    nonisolated public enum PhotoState: Sendable, Hashable {
+        /// Not made yet (never processed, or the engine failed before and it is tried again).
+        case waiting
+        /// Being made by the running batch.
+        case working
+        /// Made: its files (the variant the person chose), and whether they came from the cache
+        /// (memory, disk or the library) rather than from work in this process.
+        case done(StickerFiles, fromCache: Bool)
         /// The photo cannot become a sticker (its file, its picture): another photo may work.
         case invalid(PhotoProblem)
         /// The engine could not run for it (the model cannot run): not the photo's fault, so it
         /// is tried again by the next batch.
         case engineFailed(reason: String)
+
+        /// The made photo's files, if it is done.
+        public var files: StickerFiles? {
+            if case .done(let files, _) = self { files } else { nil }
+        }
+
+        /// Why the photo cannot be used, if it cannot.
+        public var problem: PhotoProblem? {
+            if case .invalid(let problem) = self { problem } else { nil }
+        }
+
+        /// Finished for this batch: processed, invalid or failed by the engine.
+        public var isFinished: Bool {
+            switch self {
+            case .waiting, .working: false
+            case .done, .invalid, .engineFailed: true
+            }
+        }
+
+        /// The photo's own verdict — made, or unusable — which the library records (an engine
+        /// failure is not the photo's, and is tried again).
+        public var isVerdict: Bool {
+            switch self {
+            case .done, .invalid: true
+            case .waiting, .working, .engineFailed: false
+            }
+        }
     }
 
     public private(set) var selection: [SelectedPhoto] = []
-    public private(set) var processedPhotos: [SelectedPhoto.ID: StickerFiles] = [:]
-    /// The processed photos whose result came from the cache (memory or disk) rather than work.
-    public private(set) var fromCache: Set<SelectedPhoto.ID> = []
+    /// Each selected photo's state; a photo without an entry is waiting.
+    public private(set) var states: [SelectedPhoto.ID: PhotoState] = [:]
     /// Set when a result could not be stored (a full disk): the batch stops, the cause kept.
     public private(set) var storageFailure: StorageError?
-    /// Photos that cannot become stickers, with the typed reason (`reason` says it in words).
-    public private(set) var invalidPhotos: [SelectedPhoto.ID: PhotoProblem] = [:]
-    /// Photos the engine failed on (the model cannot run), with its message.
-    public private(set) var engineFailures: [SelectedPhoto.ID: String] = [:]
-    /// The engine's failure, if any photo met one: front ends report it apart from invalid photos.
-    public var engineFailure: String? { engineFailures.values.first }
-    public private(set) var progress = Progress(completed: 0, total: 0)
     public private(set) var isProcessing = false
     /// At most this many photos are processed at once (default: one per core).
     public var maxConcurrentJobs: Int
@@ -62,38 +88,64 @@ public final class StickerViewModel {
         self.init(cache: ProcessedPhotoCache(processor: processor), maxConcurrentJobs: maxConcurrentJobs)
     }
 
+    // MARK: Reading the states
+
+    public func state(of id: SelectedPhoto.ID) -> PhotoState {
+        states[id] ?? .waiting
+    }
+
+    /// Photos finished out of all selected, from their states.
+    public var progress: Progress {
+        Progress(completed: selection.count { state(of: $0.id).isFinished }, total: selection.count)
+    }
+
+    /// The processed photos' files.
+    public var processedPhotos: [SelectedPhoto.ID: StickerFiles] {
+        states.compactMapValues(\.files)
+    }
+
+    /// Photos that cannot become stickers, with the typed reason (`reason` says it in words).
+    public var invalidPhotos: [SelectedPhoto.ID: PhotoProblem] {
+        states.compactMapValues(\.problem)
+    }
+
+    /// The processed photos whose result came from the cache (memory, disk or the library).
+    public var fromCache: Set<SelectedPhoto.ID> {
+        Set(states.compactMap { id, state in
+            if case .done(_, fromCache: true) = state { id } else { nil }
+        })
+    }
+
+    /// The engine's failure, if any photo met one: front ends report it apart from invalid photos.
+    public var engineFailure: String? {
+        selection.lazy.compactMap { photo -> String? in
+            if case .engineFailed(let reason) = self.state(of: photo.id) { reason } else { nil }
+        }.first
+    }
+
     // MARK: Choosing photos
 
     /// Replaces the selection; results of photos that stay selected are kept.
     public func select(_ photos: [SelectedPhoto]) {
         selection = photos
         let ids = Set(photos.map(\.id))
-        processedPhotos = processedPhotos.filter { ids.contains($0.key) }
-        invalidPhotos = invalidPhotos.filter { ids.contains($0.key) }
-        engineFailures = engineFailures.filter { ids.contains($0.key) }
-        fromCache = fromCache.filter { ids.contains($0) }
-        progress = Progress(completed: processedPhotos.count + invalidPhotos.count, total: photos.count)
+        states = states.filter { ids.contains($0.key) }
     }
 
     public func add(_ photos: [SelectedPhoto]) {
         select(selection + photos.filter { photo in !selection.contains { $0.id == photo.id } })
     }
 
-    public func state(of id: SelectedPhoto.ID) -> PhotoState {
-        if let processed = processedPhotos[id] { return .processed(processed) }
-        if let problem = invalidPhotos[id] { return .invalid(problem) }
-        if let reason = engineFailures[id] { return .engineFailed(reason: reason) }
-        return .pending
-    }
-
     // MARK: Loading and processing
 
     /// Puts back what an earlier session made (the library's record): no work is done for them.
     public func restore(_ results: [SelectedPhoto.ID: StickerFiles], invalid: [SelectedPhoto.ID: String] = [:]) {
-        for (id, files) in results where selection.contains(where: { $0.id == id }) { record(.processed(files, cached: true), for: id) }
-        for (id, reason) in invalid where selection.contains(where: { $0.id == id }) {
-            markInvalid(id, problem: .recorded(reason))
-        }
+        for (id, files) in results where isSelected(id) { states[id] = .done(files, fromCache: true) }
+        for (id, reason) in invalid where isSelected(id) { states[id] = .invalid(.recorded(reason)) }
+    }
+
+    private func isSelected(_ id: SelectedPhoto.ID) -> Bool {
+        selection.contains { $0.id == id }
     }
 
     /// The photo's bytes, read when asked (not kept: a batch must not hold every photo's bytes);
@@ -121,11 +173,10 @@ public final class StickerViewModel {
             return
         }
         let pending = selection.filter {
-            switch state(of: $0.id) { case .pending, .engineFailed: true; case .processed, .invalid: false }
+            switch state(of: $0.id) { case .waiting, .working, .engineFailed: true; case .done, .invalid: false }
         }
-        // Photos the engine failed on are tried again: pending once more.
-        for photo in pending { engineFailures[photo.id] = nil }
-        progress = Progress(completed: selection.count - pending.count, total: selection.count)
+        // Photos the engine failed on are tried again: waiting once more.
+        for photo in pending { states[photo.id] = nil }
         guard !pending.isEmpty else { return }
 
         isProcessing = true
@@ -136,6 +187,8 @@ public final class StickerViewModel {
         } onCancel: {
             task.cancel()
         }
+        // A cancelled batch leaves the photos it was making waiting.
+        for (id, state) in states where state == .working { states[id] = nil }
         batch = nil
         isProcessing = false
     }
@@ -145,87 +198,12 @@ public final class StickerViewModel {
         batch?.cancel()
     }
 
-    /// Redraws a processed photo's sticker in `style` from its kept cut-out (no network) and keeps
-    /// its new files, so the pack has it too. False when the photo is not processed, kept no
-    /// cut-out, the files could not be written, or it was removed while it was redrawn.
-    public func restyle(_ id: SelectedPhoto.ID, with style: StickerStyle) async -> Bool {
-        guard let files = processedPhotos[id], let restyled = await Self.restyled(files, with: style),
-              processedPhotos[id] != nil else { return false }
-        processedPhotos[id] = restyled
+    /// Keeps `files` as the done photo's current variant, unless it was removed or made again
+    /// meanwhile (a restyle, a re-cut). False when the photo is no longer done.
+    func replaceFiles(of id: SelectedPhoto.ID, with files: StickerFiles) -> Bool {
+        guard case .done(_, let fromCache) = state(of: id) else { return false }
+        states[id] = .done(files, fromCache: fromCache)
         return true
-    }
-
-    /// The new sticker and gradient are written beside the cut-out, in a folder named for the
-    /// style, through StickerKit's one PNG path.
-    @concurrent private static func restyled(_ files: StickerFiles, with style: StickerStyle) async -> StickerFiles? {
-        guard let cutOutURL = files.cutOut, let data = try? Data(contentsOf: cutOutURL),
-              let cutOut = try? ImageDecoder.decode(data) else { return nil }
-        let image = await style.apply(to: cutOut, bands: ProcessInfo.processInfo.activeProcessorCount)
-        guard let pngs = try? await StickerPNGs.render(sticker: image, colorScheme: files.colorScheme) else { return nil }
-        let folder = cutOutURL.deletingLastPathComponent()
-            .appending(path: "style-\(ContentDigest(Data(String(describing: style).utf8)).hex.prefix(16))", directoryHint: .isDirectory)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var restyled = try pngs.write(into: folder, colorScheme: files.colorScheme)
-            restyled.mask = files.mask
-            restyled.cutOut = files.cutOut
-            restyled.subjects = files.subjects
-            restyled.chosenSubjects = files.chosenSubjects
-            restyled.style = style
-            return restyled
-        } catch {
-            return nil
-        }
-    }
-
-    /// A processed photo's subjects, as kept with its files, with the choice its sticker holds;
-    /// nil when the photo is not processed or kept no subjects.
-    public func subjects(of id: SelectedPhoto.ID) async -> PhotoSubjects? {
-        guard let files = processedPhotos[id], let url = files.subjects, var subjects = await Self.loadSubjects(url) else { return nil }
-        if let chosen = files.chosenSubjects { subjects.chosen = chosen }
-        return subjects
-    }
-
-    /// Cuts a processed photo's sticker out again keeping the subjects `choice` names, from its
-    /// kept subjects (no network), in its style, and keeps the new files (the pack has them too).
-    /// False when the photo is not processed, kept no subjects, the files could not be written,
-    /// or it was removed meanwhile; throws for a choice the subjects do not allow.
-    public func chooseSubjects(_ id: SelectedPhoto.ID, _ choice: SubjectChoice) async throws(SubjectChoiceError) -> Bool {
-        guard let files = processedPhotos[id], let recut = try await Self.recut(files, choosing: choice),
-              processedPhotos[id] != nil else { return false }
-        processedPhotos[id] = recut
-        return true
-    }
-
-    @concurrent private static func loadSubjects(_ url: URL) async -> PhotoSubjects? {
-        guard let json = try? Data(contentsOf: url),
-              let png = try? Data(contentsOf: url.deletingLastPathComponent().appending(path: PhotoSubjects.cutOutFileName)) else { return nil }
-        return try? PhotoSubjects(json: json, png: png)
-    }
-
-    /// The new files are written beside the kept subjects, in a folder named for the choice and
-    /// the style, through StickerKit's one PNG path; the new cut-out is what a restyle draws from.
-    @concurrent private static func recut(_ files: StickerFiles, choosing choice: SubjectChoice) async throws(SubjectChoiceError) -> StickerFiles? {
-        guard let url = files.subjects, let subjects = await loadSubjects(url) else { return nil }
-        let ranks = try subjects.ranks(of: choice)
-        guard var cut = try subjects.cutOut(choosing: choice) else { throw .nothingChosen }
-        cut.subjects = nil  // kept once, beside the original files
-        let style = files.style ?? StickerStyle()
-        let image = await style.apply(to: cut.image, bands: ProcessInfo.processInfo.activeProcessorCount)
-        let photo = ProcessedPhoto(sticker: Sticker(image: image, mask: cut.mask, cutOut: cut, style: style), colorScheme: files.colorScheme)
-        let name = "subjects-\(ranks.map(String.init).joined(separator: "-"))-\(ContentDigest(Data(String(describing: style).utf8)).hex.prefix(12))"
-        let folder = url.deletingLastPathComponent().appending(path: name, directoryHint: .isDirectory)
-        do {
-            let pngs = try await StickerPNGs.render(photo, kinds: [.sticker, .gradient, .mask, .cutOut])
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var recut = try pngs.write(into: folder, colorScheme: files.colorScheme)
-            recut.subjects = url
-            recut.chosenSubjects = ranks
-            recut.style = style
-            return recut
-        } catch {
-            return nil
-        }
     }
 
     private enum Outcome: Sendable {
@@ -243,8 +221,9 @@ public final class StickerViewModel {
     }
 
     private func outcome(for photo: SelectedPhoto) async -> Outcome {
+        if isSelected(photo.id), !state(of: photo.id).isFinished { states[photo.id] = .working }
         guard let data = await loadPhoto(photo) else {
-            return invalidPhotos[photo.id].map(Outcome.invalid) ?? .cancelled
+            return state(of: photo.id).problem.map(Outcome.invalid) ?? .cancelled
         }
         do {
             let (files, origin) = try await cache.lookup(data)
@@ -262,41 +241,32 @@ public final class StickerViewModel {
     }
 
     private func record(_ outcome: Outcome, for id: SelectedPhoto.ID) {
-        guard selection.contains(where: { $0.id == id }) else { return }
+        guard isSelected(id) else { return }
         switch outcome {
         case .processed(let files, let cached):
-            let wasDone = state(of: id) != .pending
-            processedPhotos[id] = files
-            if cached { fromCache.insert(id) } else { fromCache.remove(id) }
-            invalidPhotos[id] = nil
-            engineFailures[id] = nil
-            if !wasDone { progress.completed += 1 }
+            states[id] = .done(files, fromCache: cached)
         case .engineFailed(let reason):
-            let wasDone = state(of: id) != .pending
-            engineFailures[id] = reason
-            if !wasDone { progress.completed += 1 }
+            states[id] = .engineFailed(reason: reason)
         case .failed(let error):
             // Nothing more can be stored: stop the batch, keep the first cause.
             if storageFailure == nil { storageFailure = error }
+            if state(of: id) == .working { states[id] = nil }
             batch?.cancel()
         case .invalid(let problem):
             markInvalid(id, problem: problem)
         case .cancelled:
-            break
+            if state(of: id) == .working { states[id] = nil }
         }
     }
 
     private func markInvalid(_ id: SelectedPhoto.ID, problem: PhotoProblem) {
-        let wasDone = state(of: id) != .pending
-        invalidPhotos[id] = problem
-        processedPhotos[id] = nil
-        engineFailures[id] = nil
-        if !wasDone, selection.contains(where: { $0.id == id }) { progress.completed += 1 }
+        guard isSelected(id) else { return }
+        states[id] = .invalid(problem)
     }
 }
 
 /// Why a chosen photo cannot become a sticker, with its typed cause.
-public enum PhotoProblem: Error, Sendable, Hashable, CustomStringConvertible {
+nonisolated public enum PhotoProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// Its file cannot be read.
     case unreadableFile(PhotoLoadingError)
     /// Its picture cannot be used (not a readable image, no clear subject).

@@ -1,3 +1,5 @@
+import AtomicFiles
+import BoundedConcurrency
 import ErrorReasons
 import Foundation
 import Raster
@@ -180,23 +182,12 @@ public enum MessengerPack {
 
     struct Fitted: Sendable { var sticker: FittedSticker; var milliseconds: Double; var cpuMilliseconds: Double }
 
+    /// Every input fitted, `concurrency` at a time (BoundedConcurrency's window), in order. A
+    /// cancellation starts no further sticker and is thrown once the running ones end.
     private static func fitAll(_ inputs: [Input], rules: MessengerPlatform.Rules, concurrency: Int) async throws -> [Fitted] {
-        try await withThrowingTaskGroup(of: (Int, Fitted).self) { group in
-            var results = [Fitted?](repeating: nil, count: inputs.count)
-            var next = 0
-            func addNext() {
-                guard next < inputs.count else { return }
-                let index = next, input = inputs[index]
-                next += 1
-                group.addTask { (index, try fit(input, rules: rules)) }
-            }
-            for _ in 0..<min(concurrency, inputs.count) { addNext() }
-            while let (index, fitted) = try await group.next() {
-                results[index] = fitted
-                try Task.checkCancellation()
-                addNext()
-            }
-            return results.compactMap(\.self)
+        try await concurrentMap(inputs, limit: concurrency) { input throws in
+            try Task.checkCancellation()
+            return try fit(input, rules: rules)
         }
     }
 
@@ -332,14 +323,11 @@ extension MessengerPack {
     /// ZIPFoundation reports a full disk as "Data.DataError error 1": when the folder has less
     /// room than the archive needs, say that instead.
     static func writeFailureReason(_ error: any Error, folder: URL, needed: Int) -> String {
-        var stats = statvfs()
-        if statvfs(folder.path, &stats) == 0 {
-            let free = Int(stats.f_bavail) * Int(stats.f_frsize)
-            if free < needed + 64 * 1024 {
-                return "\(ErrorReason.words(for: ENOSPC)) (the pack needs about \(needed / 1024 + 1) KB, \(free / 1024) KB free)"
-            }
+        guard let cause = AtomicFileWriter.unwritableCause(folder, needing: needed) else { return ErrorReason.of(error) }
+        if cause.code == .ENOSPC, let free = AtomicFileWriter.freeBytes(folder) {
+            return "\(ErrorReason.words(for: ENOSPC)) (the pack needs about \(needed / 1024 + 1) KB, \(free / 1024) KB free)"
         }
-        return ErrorReason.of(AtomicFileWriter.writeRefusal(folder) ?? error)
+        return ErrorReason.of(cause)
     }
 }
 

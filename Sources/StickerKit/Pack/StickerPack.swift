@@ -1,3 +1,4 @@
+import AtomicFiles
 import Foundation
 import ZIPFoundation
 
@@ -142,8 +143,15 @@ public struct StickerPack: Sendable {
 }
 
 private extension Archive {
+    /// The entries' modification time: now, or `SOURCE_DATE_EPOCH` (seconds since 1970) when set,
+    /// the reproducible-builds convention, so the same photos and settings give the same bytes.
+    static func entryDate() -> Date {
+        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = TimeInterval(text) else { return Date() }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
     func add(_ path: String, _ data: Data, compressed: Bool) throws {
-        try addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
+        try addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), modificationDate: Self.entryDate(),
                      compressionMethod: compressed ? .deflate : .none) { position, size in
             data.subdata(in: Int(position)..<Int(position) + size)
         }

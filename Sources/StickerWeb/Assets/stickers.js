@@ -158,9 +158,8 @@
     $("use-library").disabled = !snapshot.hasLibrary || snapshot.isProcessing;
     const processedCount = snapshot.photos.filter(p => p.status === "processed").length;
     $("download").classList.toggle("disabled", processedCount === 0);
-    // WhatsApp packs hold 3 to 30 stickers; Telegram and Signal at least 1 (and at most 120 / 200).
-    for (const [platform, name, least, most] of [["whatsapp", "WhatsApp", 3, 30], ["telegram", "Telegram", 1, 120],
-                                                  ["signal", "Signal", 1, 200]]) {
+    // Each app's sticker counts come from the server (MessengerPlatform's rules), never restated here.
+    for (const { platform, name, minStickers: least, maxStickers: most } of snapshot.platforms) {
       const fits = processedCount >= least && processedCount <= most;
       setMenuItemEnabled($("download-" + platform), fits,
         `A ${name} pack holds ${least} to ${most} stickers; ${processedCount} ${processedCount === 1 ? "is" : "are"} made`);

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import StickerApp
 import StickerKit
 
 /// The colours tab's HTTP API.
@@ -12,29 +13,29 @@ import StickerKit
 ///     POST /api/colors/history/:id/favorite   add to or remove from the favourites
 ///     GET  /api/colors/export?format=F[&id=ID] the latest (or that) scheme in a PaletteFormat
 struct ColorRoutes: Sendable {
-    let session: ColorSession
+    let service: ColorsService
     let capacity: ServerCapacity
 
     func register(on router: Router<some RequestContext>) {
-        let session = session
+        let service = service
         let uploads = UploadReader(capacity: capacity)
 
-        router.get("/api/colors") { _, _ in await session.snapshot() }
+        router.get("/api/colors") { _, _ in await ColorsSnapshot(service) }
         router.rejectOtherMethods("/api/colors", allowed: [.get])
 
         router.post("/api/colors/photo") { request, _ in
             if let text = request.uri.queryParameters["sticker"] {
                 guard let id = UUID(uuidString: String(text)) else { throw WebError.notFound("no photo with id \(text)") }
-                try await session.choose(stickerPhoto: id)
+                try await service.choose(stickerPhoto: id)
             } else {
                 let photos = try await uploads.photos(from: request)
                 guard photos.count == 1 else { throw WebError.badRequest("send one photo, not \(photos.count)") }
-                await session.choose(photos[0])
+                await service.choose(photos[0])
             }
-            return await session.snapshot()
+            return await ColorsSnapshot(service)
         }
         router.get("/api/colors/photo") { _, _ in
-            let data = try await session.chosenPhotoData()
+            let data = try await service.chosenPhotoData()
             return Response.image(data)
         }
         router.rejectOtherMethods("/api/colors/photo", allowed: [.get, .post])
@@ -42,14 +43,14 @@ struct ColorRoutes: Sendable {
         router.post("/api/colors/extract") { request, _ in
             let text = request.uri.queryParameters["count"].map(String.init) ?? ""
             guard let count = Int(text) else { throw WebError.badRequest("count must be a number, not \"\(text)\"") }
-            try await session.extract(count: count, mood: request.uri.queryParameters["mood"].map(String.init))
-            return await session.snapshot()
+            try await service.extract(count: count, mood: request.uri.queryParameters["mood"].map(String.init))
+            return await ColorsSnapshot(service)
         }
         router.rejectOtherMethods("/api/colors/extract", allowed: [.post])
 
         router.post("/api/colors/history/:id/favorite") { _, context in
-            try await session.toggleFavorite(try context.uuidParameter("id", what: "colour scheme"))
-            return await session.snapshot()
+            try await service.toggleFavorite(try context.uuidParameter("id", what: "colour scheme"))
+            return await ColorsSnapshot(service)
         }
         router.rejectOtherMethods("/api/colors/history/:id/favorite", allowed: [.post])
 
@@ -63,7 +64,7 @@ struct ColorRoutes: Sendable {
                 }
                 id = parsed
             }
-            let export = try await session.export(formatName: format, record: id)
+            let export = try await service.export(formatName: format, record: id)
             return Response.data(export.data, contentType: export.format.mediaType, extraHeaders: [
                 .contentDisposition: "attachment; filename=\"\(export.fileName.replacingOccurrences(of: "\"", with: "_"))\"",
             ])

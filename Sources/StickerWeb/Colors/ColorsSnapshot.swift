@@ -74,3 +74,23 @@ extension ColorsSnapshot.Swatch {
                                      black: hundredths(color.contrastRatio(with: .black))))
     }
 }
+
+extension ColorsSnapshot {
+    @MainActor init(_ service: ColorsService) {
+        let model = service.model
+        self.init(
+            photoName: model.photo?.name,
+            colorCount: model.colorCount,
+            minColorCount: ColorSchemeModel.colorCountRange.lowerBound,
+            maxColorCount: ColorSchemeModel.colorCountRange.upperBound,
+            isExtracting: model.isExtracting,
+            mood: model.mood?.rawValue,
+            moods: PaletteMood.allCases.map(\.rawValue),
+            colors: model.scheme.map(ColorsSnapshot.Swatch.all(of:)),
+            error: model.errorMessage,
+            history: model.history.map { .init($0, isFavorite: model.isFavorite($0.id)) },
+            favorites: model.favorites.map { .init($0, isFavorite: true) },
+            formats: PaletteFormat.allCases.map(\.rawValue)
+        )
+    }
+}

@@ -1,8 +1,10 @@
 import Hummingbird
+import StickerApp
 
 /// Gives every error response a JSON body, `{"error":{"message":"…"}}`: Hummingbird's own
 /// errors (an unknown path, a body over the size limit) come without one, and a page or a script
-/// should never have to guess what went wrong.
+/// should never have to guess what went wrong. The services' `ServiceError`s become their HTTP
+/// answers here (`WebError.init(_:)`), so a route just calls its service.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     // Hummingbird's protocol predates nonisolated(nonsending): spell out its @concurrent shape.
     @concurrent
@@ -10,6 +12,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as ServiceError {
+            throw WebError(error)
         } catch let error as HTTPError where error.body == nil {
             throw HTTPError(error.status, headers: error.headers, message: Self.message(for: error.status, request))
         } catch let error as any HTTPResponseError where !(error is HTTPError) && !(error is WebError) {

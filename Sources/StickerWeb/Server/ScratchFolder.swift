@@ -1,4 +1,6 @@
+import AtomicFiles
 import Foundation
+import StickerApp
 import StickerKit
 
 /// Private temporary folders in which downloads are built (a pack is written to a file there,
@@ -13,6 +15,9 @@ public enum ScratchFolder {
         FileManager.default.temporaryDirectory
             .appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)", isDirectory: true)
     }
+
+    /// Packs for downloads are built in these folders.
+    public static let packFolders = PackFolders(newFolder: newURL)
 
     /// Removes the folders of processes that no longer run (`serve` calls it as it starts).
     public static func removeLeftovers() {

@@ -1,3 +1,4 @@
+import Hummingbird
 import Synchronization
 
 /// Counts the work in progress and refuses more than the limits allow at once, instead of letting
@@ -75,5 +76,21 @@ public final class ServerCapacity: Sendable {
         }
 
         deinit { capacity.release(resource) }
+    }
+}
+
+/// Holds one of the pack slots (`WebLimits.maxConcurrentPacks`) for the whole of a request: the
+/// policy for every route that builds a pack, so none can forget it. Beyond the limit: 503 with
+/// Retry-After, at once.
+struct PackSlotMiddleware<Context: RequestContext>: RouterMiddleware {
+    let capacity: ServerCapacity
+
+    // Hummingbird's protocol predates nonisolated(nonsending): spell out its @concurrent shape.
+    @concurrent
+    func handle(_ request: Request, context: Context,
+                next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
+        let slot = try capacity.claim(.packs)
+        defer { withExtendedLifetime(slot) {} }
+        return try await next(request, context)
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import StickerApp
 
 /// The errors the web app answers with: each becomes a 4xx (or 503) response with a JSON body
 /// `{"error":{"message":"…"}}`, the message written for the person using the page.
@@ -19,6 +20,18 @@ enum WebError: Error, Sendable, Equatable {
     case busy(String, retryAfter: Int)
     /// What was asked for could not be kept (a full disk, a read-only library): 507, with the cause.
     case insufficientStorage(String)
+
+    /// A service's refusal as the HTTP answer for it: the one mapping of app errors to statuses.
+    init(_ error: ServiceError) {
+        self = switch error {
+        case .invalidRequest(let message): .badRequest(message)
+        case .notFound(let message): .notFound(message)
+        case .notReady(let message): .conflict(message)
+        case .unusable(let message): .unprocessable(message)
+        case .notKept(let message): .insufficientStorage(message)
+        case .upstreamFailed(let message): .badGateway(message)
+        }
+    }
 
     var httpError: HTTPError {
         switch self {

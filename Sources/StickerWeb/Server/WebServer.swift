@@ -19,16 +19,15 @@ public final class WebServer: Sendable {
     public static let grace: Duration = .seconds(3)
 
     private let group: ServiceGroup
-    private let sessions: WebSessions
+    private let services: WebServices
 
-    public init(_ app: some ApplicationProtocol, sessions: WebSessions, grace: Duration = WebServer.grace,
-                logger: Logger = Logger(label: "stickers.web")) {
+    public init(_ app: WebApp, grace: Duration = WebServer.grace, logger: Logger = Logger(label: "stickers.web")) {
         // No signals here: `serve` owns them (a second one must be able to end the process at once,
         // which ServiceGroup's signal handling cannot do).
-        var configuration = ServiceGroupConfiguration(services: [app], logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [app.application], logger: logger)
         configuration.maximumGracefulShutdownDuration = grace  // then escalated to cancellation
         self.group = ServiceGroup(configuration: configuration)
-        self.sessions = sessions
+        self.services = app.services
     }
 
     /// Serves until stopped; returns when the server and the sticker batch have both ended.
@@ -36,16 +35,16 @@ public final class WebServer: Sendable {
         do {
             try await group.run()
         } catch {
-            await sessions.stickers.stopProcessing()
+            await services.stickers.stopProcessing()
             throw error
         }
-        await sessions.stickers.stopProcessing()
+        await services.stickers.stopProcessing()
     }
 
     /// Starts the orderly stop (see the type's comment); returns at once.
     public func stop() {
-        let group = group, sessions = sessions
-        Task { await sessions.stickers.stopProcessing() }
+        let group = group, services = services
+        Task { await services.stickers.stopProcessing() }
         Task { await group.triggerGracefulShutdown() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import StickerApp
 
 /// The space tab's HTTP API.
 ///
@@ -11,39 +12,39 @@ import Hummingbird
 ///     POST /api/space/photos/:id/save[?hd=1]   download the image into the library
 ///     POST /api/space/photos/:id/sticker       add a saved photo to the sticker tab and process it
 struct SpaceRoutes: Sendable {
-    let session: SpaceSession
+    let service: SpaceService
 
     func register(on router: Router<some RequestContext>) {
-        let session = session
+        let service = service
 
-        router.get("/api/space") { _, _ in await session.snapshot() }
+        router.get("/api/space") { _, _ in await SpaceSnapshot(service) }
         router.rejectOtherMethods("/api/space", allowed: [.get])
 
         router.post("/api/space/refresh") { request, _ in
             let query = request.uri.queryParameters
-            try await session.refresh(date: query["date"].map(String.init), start: query["start"].map(String.init),
+            try await service.refresh(date: query["date"].map(String.init), start: query["start"].map(String.init),
                                       end: query["end"].map(String.init))
-            return await session.snapshot()
+            return await SpaceSnapshot(service)
         }
         router.rejectOtherMethods("/api/space/refresh", allowed: [.post])
 
         router.post("/api/space/photos/:id/save") { request, context in
             let hd = request.uri.queryParameters["hd"].map { $0 == "1" || $0 == "true" } ?? false
-            try await session.save(try context.spacePhotoID(), hd: hd)
-            return await session.snapshot()
+            try await service.save(try context.spacePhotoID(), hd: hd)
+            return await SpaceSnapshot(service)
         }
         router.rejectOtherMethods("/api/space/photos/:id/save", allowed: [.post])
 
         router.post("/api/space/photos/:id/favorite") { _, context in
-            try await session.toggleFavorite(try context.spacePhotoID())
-            return await session.snapshot()
+            try await service.toggleFavorite(try context.spacePhotoID())
+            return await SpaceSnapshot(service)
         }
         router.rejectOtherMethods("/api/space/photos/:id/favorite", allowed: [.post])
 
         router.post("/api/space/photos/:id/sticker") { _, context in
-            let id = try await session.makeSticker(try context.spacePhotoID())
+            let id = try await service.makeSticker(try context.spacePhotoID())
             return EditedResponse(status: .accepted, headers: [.location: "/api/stickers/photos/\(id.uuidString)/sticker.png"],
-                                  response: await session.snapshot())
+                                  response: await SpaceSnapshot(service))
         }
         router.rejectOtherMethods("/api/space/photos/:id/sticker", allowed: [.post])
     }

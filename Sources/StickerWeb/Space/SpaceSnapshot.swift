@@ -62,3 +62,21 @@ extension SpaceSnapshot.Item {
         isFavorite = model.isFavorite(photo.id)
     }
 }
+
+extension SpaceSnapshot {
+    @MainActor init(_ service: SpaceService) {
+        let model = service.model
+        self.init(
+            items: model.items.map { SpaceSnapshot.Item($0, model: model) },
+            isLoading: model.isLoading,
+            hasLoaded: service.hasLoaded,
+            error: model.error.map { "\($0)" },
+            libraryPath: model.libraryFolder.path,
+            failedDays: model.failedDays.map { .init(date: $0.day, error: "\($0.error)") },
+            favorites: model.favorites.map { SpaceSnapshot.Item($0, model: model) },
+            isShowingSeenBefore: model.isShowingSeenBefore,
+            firstDay: APODDay.string(from: APODDay.firstDay),
+            today: APODDay.string(from: Date())
+        )
+    }
+}

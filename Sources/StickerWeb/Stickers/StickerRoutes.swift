@@ -1,8 +1,13 @@
 import Foundation
 import Hummingbird
+import StickerApp
 import StickerKit
 
-/// The sticker tab's HTTP API. Handlers are nonisolated and `await` into the main-actor session.
+/// The sticker tab's HTTP API: each handler decodes the request, calls the main-actor
+/// `StickersService` (which holds all the tab's state) and encodes its answer; the service's
+/// `ServiceError`s become HTTP statuses in `WebError.init(_:)`. Every route that builds a pack is
+/// registered on `packs`, a group whose middleware holds one of the pack slots
+/// (`WebLimits.maxConcurrentPacks`) for the whole request.
 ///
 ///     GET    /api/stickers                      the tab's state (photos, progress, limits)
 ///     POST   /api/stickers/photos               upload: multipart/form-data or a raw image body (?name=)
@@ -20,104 +25,107 @@ import StickerKit
 ///     PUT    /api/stickers/photos/:id/subjects  keep these subjects: {"ranks": [1, 2]} (1-based)
 ///     DELETE /api/stickers/photos/:id           remove one photo
 struct StickerRoutes: Sendable {
-    let session: StickerSession
+    let service: StickersService
     let capacity: ServerCapacity
 
     func register(on router: Router<some RequestContext>) {
-        let session = session
+        let service = service
         let capacity = capacity
+        let limits = capacity.limits
         let uploads = UploadReader(capacity: capacity)
+        @Sendable func snapshot() async -> StickersSnapshot {
+            await StickersSnapshot(service.overview, limits: limits)
+        }
+        let packs = router.group().add(middleware: PackSlotMiddleware(capacity: capacity))
 
-        router.get("/api/stickers") { _, _ in await session.snapshot() }
+        router.get("/api/stickers") { _, _ in await snapshot() }
         router.rejectOtherMethods("/api/stickers", allowed: [.get])
 
         router.post("/api/stickers/photos") { request, _ in
             let photos = try await uploads.photos(from: request)
-            try await session.add(photos)
-            return EditedResponse(status: .created, response: await session.snapshot())
+            try await service.add(photos)
+            return EditedResponse(status: .created, response: await snapshot())
         }
         router.delete("/api/stickers/photos") { _, _ in
-            await session.removeAll()
-            return await session.snapshot()
+            await service.removeAll()
+            return await snapshot()
         }
         router.rejectOtherMethods("/api/stickers/photos", allowed: [.post, .delete])
 
         router.post("/api/stickers/library") { _, _ in
-            _ = try await session.addLibraryPhotos()
-            return await session.snapshot()
+            try await service.addFolderPhotos()
+            return await snapshot()
         }
         router.rejectOtherMethods("/api/stickers/library", allowed: [.post])
 
         router.post("/api/stickers/process") { _, _ in
-            await session.startProcessing()
-            return EditedResponse(status: .accepted, response: await session.snapshot())
+            await service.startProcessing()
+            return EditedResponse(status: .accepted, response: await snapshot())
         }
         router.rejectOtherMethods("/api/stickers/process", allowed: [.post])
 
         router.post("/api/stickers/cancel") { _, _ in
-            await session.cancel()
-            return await session.snapshot()
+            await service.cancel()
+            return await snapshot()
         }
         router.rejectOtherMethods("/api/stickers/cancel", allowed: [.post])
 
         router.get("/api/stickers/events") { _, _ in
             // Held by the response until its stream ends (or the response is dropped).
             let slot = try capacity.claim(.eventStreams)
-            let updates = await session.updates()
-            return ServerSentEvents.response(updates, holding: slot) { snapshot in
-                (snapshot.isProcessing ? "progress" : "done", snapshot)
+            let updates = await service.updates()
+            return ServerSentEvents.response(updates, holding: slot) { overview in
+                (overview.isProcessing ? "progress" : "done", StickersSnapshot(overview, limits: limits))
             }
         }
         router.rejectOtherMethods("/api/stickers/events", allowed: [.get])
 
-        router.get("/api/stickers/pack.zip") { _, _ in
-            let slot = try capacity.claim(.packs)
-            defer { withExtendedLifetime(slot) {} }
-            let zip = try await session.pack()
-            return Response.data(zip, contentType: "application/zip",
-                                 extraHeaders: [.contentDisposition: "attachment; filename=\"stickers.zip\""])
+        packs.get("/api/stickers/pack.zip") { _, _ in
+            let pack = try await service.zipPack()
+            return Response.data(pack.data, contentType: "application/zip",
+                                 extraHeaders: [.contentDisposition: "attachment; filename=\"\(pack.fileName)\""])
         }
         router.rejectOtherMethods("/api/stickers/pack.zip", allowed: [.get])
 
-        router.get("/api/stickers/pack/:platform") { _, context in
+        packs.get("/api/stickers/pack/:platform") { _, context in
             guard let name = context.parameters.get("platform"), let platform = MessengerPlatform(rawValue: name) else {
                 throw WebError.notFound("no such pack: choose whatsapp, telegram or signal")
             }
-            let (data, fileName) = try await session.messengerPack(for: platform)
-            return Response.data(data, contentType: "application/zip",
-                                 extraHeaders: [.contentDisposition: "attachment; filename=\"\(fileName)\""])
+            let pack = try await service.messengerPack(for: platform)
+            return Response.data(pack.data, contentType: "application/zip",
+                                 extraHeaders: [.contentDisposition: "attachment; filename=\"\(pack.fileName)\""])
         }
         router.rejectOtherMethods("/api/stickers/pack/:platform", allowed: [.get])
 
         router.get("/api/stickers/photos/:id/original") { _, context in
-            let data = try await session.originalData(try context.photoID())
+            let data = try await service.originalData(try context.photoID())
             return Response.image(data)
         }
         router.get("/api/stickers/photos/:id/sticker.png") { _, context in
-            Response.data(try await session.png(try context.photoID(), .sticker), contentType: "image/png")
+            Response.data(try await service.png(try context.photoID(), .sticker), contentType: "image/png")
         }
         router.get("/api/stickers/photos/:id/gradient.png") { _, context in
-            Response.data(try await session.png(try context.photoID(), .gradient), contentType: "image/png")
+            Response.data(try await service.png(try context.photoID(), .gradient), contentType: "image/png")
         }
         router.put("/api/stickers/photos/:id/style") { request, context in
             let style = try await StickerStyleJSON.decode(request).style()
-            try await session.restyle(try context.photoID(), with: style)
-            return await session.snapshot()
+            try await service.restyle(try context.photoID(), with: style)
+            return await snapshot()
         }
         router.rejectOtherMethods("/api/stickers/photos/:id/style", allowed: [.put])
         router.get("/api/stickers/photos/:id/subjects") { _, context in
-            try await session.subjects(try context.photoID())
+            SubjectsJSON(try await service.subjects(try context.photoID()))
         }
         router.put("/api/stickers/photos/:id/subjects") { request, context in
             let choice = try await SubjectChoiceJSON.decode(request).choice()
             let id = try context.photoID()
-            try await session.chooseSubjects(id, choice)
-            return try await session.subjects(id)
+            try await service.chooseSubjects(id, choice)
+            return SubjectsJSON(try await service.subjects(id))
         }
         router.rejectOtherMethods("/api/stickers/photos/:id/subjects", allowed: [.get, .put])
         router.delete("/api/stickers/photos/:id") { _, context in
-            try await session.remove(try context.photoID())
-            return await session.snapshot()
+            try await service.remove(try context.photoID())
+            return await snapshot()
         }
         router.rejectOtherMethods("/api/stickers/photos/:id", allowed: [.delete])
         for path in ["original", "sticker.png", "gradient.png"] {

@@ -4,12 +4,23 @@ import StickerKit
 
 /// What the page shows of the sticker tab, as JSON: every photo with its state, and the progress.
 struct StickersSnapshot: Codable, Sendable, Equatable {
+    /// A photo's status, one of these strings in the JSON.
+    enum Status: String, Codable, Sendable, Equatable, CaseIterable {
+        /// Not made yet: waiting for a batch, or being made by the running one.
+        case pending
+        /// Made: its sticker and gradient can be fetched, its colours are listed.
+        case processed
+        /// The photo cannot become a sticker (`reason` says why): another photo may work.
+        case invalid
+        /// The engine could not run for it (`reason` says why): not the photo's fault, tried again
+        /// by the next batch.
+        case failed
+    }
+
     struct Photo: Codable, Sendable, Equatable {
         var id: UUID
         var name: String
-        /// `pending`, `processed`, `invalid` (the photo cannot be used) or `failed` (the engine
-        /// could not run for it: not the photo's fault).
-        var status: String
+        var status: Status
         var reason: String?
         var colors: [Color]
         /// The sticker's style (processed photos only).
@@ -35,28 +46,55 @@ struct StickersSnapshot: Codable, Sendable, Equatable {
     /// Whether a library folder is configured, so "Use library photos" can work.
     var hasLibrary: Bool
     var limits: WebLimits
+    /// The packs the page offers for messaging apps, with each one's sticker counts
+    /// (`MessengerPlatform.rules`, the rules `make --for` enforces too).
+    var platforms: [Platform]
+
+    struct Platform: Codable, Sendable, Equatable {
+        /// `whatsapp`, `telegram` or `signal`: the pack's route is `/api/stickers/pack/PLATFORM`.
+        var platform: String
+        var name: String
+        var minStickers: Int
+        var maxStickers: Int
+    }
+}
+
+extension StickersSnapshot {
+    init(_ overview: StickersService.Overview, limits: WebLimits) {
+        self.init(
+            photos: overview.photos.map { Photo($0.photo, state: $0.state) },
+            progress: .init(completed: overview.progress.completed, total: overview.progress.total,
+                            fraction: overview.progress.fractionCompleted),
+            isProcessing: overview.isProcessing,
+            engineFailure: overview.engineFailure,
+            hasLibrary: overview.hasPhotoFolder,
+            limits: limits,
+            platforms: MessengerPlatform.allCases.map { platform in
+                Platform(platform: platform.rawValue, name: platform.displayName,
+                         minStickers: platform.rules.stickersPerPack.lowerBound, maxStickers: platform.rules.stickersPerPack.upperBound)
+            }
+        )
+    }
 }
 
 extension StickersSnapshot.Photo {
-    @MainActor init(_ photo: SelectedPhoto, state: StickerViewModel.PhotoState) {
+    init(_ photo: SelectedPhoto, state: StickerViewModel.PhotoState) {
         id = photo.id
         name = photo.name
+        colors = []
         switch state {
-        case .pending:
-            status = "pending"
-            colors = []
-        case .processed(let processed):
-            status = "processed"
-            style = processed.style.map(StickerStyleJSON.init)
-            colors = StickersSnapshot.Color.all(of: processed.colorScheme)
+        case .waiting, .working:
+            status = .pending
+        case .done(let files, _):
+            status = .processed
+            style = files.style.map(StickerStyleJSON.init)
+            colors = StickersSnapshot.Color.all(of: files.colorScheme)
         case .invalid(let problem):
-            status = "invalid"
+            status = .invalid
             reason = problem.reason
-            colors = []
         case .engineFailed(let why):
-            status = "failed"
+            status = .failed
             reason = why
-            colors = []
         }
     }
 }

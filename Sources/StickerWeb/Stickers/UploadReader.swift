@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Raster
+import StickerApp
 
 /// Reads the photos of an upload request: either a `multipart/form-data` body (one or more file
 /// parts) or a raw body holding one image, named by the `name` query parameter. Refuses bodies
@@ -9,10 +10,7 @@ import Raster
 /// magic bytes — whatever its file name or content type says.
 struct UploadReader: Sendable {
     /// One uploaded photo: its display name and bytes, checked to be a JPEG, PNG or WebP.
-    struct Upload: Sendable {
-        var name: String
-        var data: Data
-    }
+    typealias Upload = StickersService.Upload
 
     let capacity: ServerCapacity
 

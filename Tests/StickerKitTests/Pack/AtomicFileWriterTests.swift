@@ -1,3 +1,4 @@
+@testable import AtomicFiles
 import Foundation
 import Testing
 @testable import StickerKit

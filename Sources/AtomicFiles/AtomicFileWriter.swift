@@ -81,25 +81,34 @@ public enum AtomicFileWriter {
         return unwritableCause(url.deletingLastPathComponent()) ?? error
     }
 
-    /// Why nothing can be written into `folder` now, or nil when nothing is seen to stop it: the
-    /// folder refuses writes (access(2): "read-only file system", "permission denied", "no such
-    /// file"), or the file system has less than 64 KB free ("no space left on device"). For
-    /// writers whose own error has lost its cause (ZIPFoundation, SQLite) and for checking a
-    /// target before hours of work.
-    public static func unwritableCause(_ folder: URL) -> POSIXError? {
-        if let refusal = writeRefusal(folder) { return refusal }
-        var stats = statvfs()
-        if statvfs(folder.path, &stats) == 0, UInt64(stats.f_bavail) * UInt64(stats.f_frsize) < 64 * 1024 {
-            return POSIXError(.ENOSPC)
-        }
+    /// The one answer to "why can't this be written?": why `needed` more bytes cannot be written
+    /// into `folder` now (or over `file`, when it exists), or nil when nothing is seen to stop
+    /// it: the file or folder refuses writes (access(2): "read-only file system", "permission
+    /// denied", "no such file"), or the file system has less than `needed` + 64 KB free ("no
+    /// space left on device"). For writers whose own error has lost its cause (ZIPFoundation,
+    /// SQLite) and for checking a target before hours of work.
+    public static func unwritableCause(_ folder: URL, replacing file: URL? = nil, needing needed: Int = 0) -> POSIXError? {
+        if let refusal = writeRefusal(folder, replacing: file) { return refusal }
+        if let free = freeBytes(folder), free < needed + 64 * 1024 { return POSIXError(.ENOSPC) }
         return nil
     }
 
-    /// Whether `folder` refuses a new file (access(2) with W_OK: a read-only file system, no
-    /// permission, no such folder), as the error, or nil. Free space is not looked at.
-    public static func writeRefusal(_ folder: URL) -> POSIXError? {
+    /// Whether `folder` refuses a new file, or `file` (when it exists) a change (access(2) with
+    /// W_OK: a read-only file system, no permission, no such folder), as the error, or nil. Free
+    /// space is not looked at.
+    public static func writeRefusal(_ folder: URL, replacing file: URL? = nil) -> POSIXError? {
+        if let file, FileManager.default.fileExists(atPath: file.path), access(file.path, W_OK) != 0 {
+            return POSIXError(POSIXErrorCode(rawValue: errno) ?? .EACCES)
+        }
         guard access(folder.path, W_OK | X_OK) != 0 else { return nil }
         return POSIXError(POSIXErrorCode(rawValue: errno) ?? .EACCES)
     }
 
+    /// The bytes an unprivileged writer may still use on `folder`'s file system (statvfs), or nil
+    /// when it cannot be asked.
+    public static func freeBytes(_ folder: URL) -> Int? {
+        var stats = statvfs()
+        guard statvfs(folder.path, &stats) == 0 else { return nil }
+        return Int(clamping: UInt64(stats.f_bavail) * UInt64(stats.f_frsize))
+    }
 }
