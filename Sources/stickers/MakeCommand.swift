@@ -78,9 +78,31 @@ struct MakeCommand: AsyncParsableCommand {
 
     @MainActor func run() async throws {
         AllocatorTuning.returnLargeBlocksAtOnce()
-        let collected = PhotoInputs.collect(inputs)
-        guard !collected.files.isEmpty || !collected.missing.isEmpty else {
+        var collected = PhotoInputs.collect(inputs)
+        guard !collected.files.isEmpty || !collected.missing.isEmpty || !collected.clips.isEmpty else {
             throw fail("no photos (.jpg, .jpeg, .png, .webp) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
+        }
+        // Clips beside the photos: animated stickers, in packs of their own (MakeClips.swift).
+        let clips = collected.clips + collected.files.filter { ClipDetection.isClip(path: $0.path) }
+        collected.files.removeAll { ClipDetection.isClip(path: $0.path) }
+        var animated = ClipOutcome()
+        if !clips.isEmpty {
+            animated = try await makeClipPacks(clips)
+            if collected.files.isEmpty {
+                for invalid in animated.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
+                guard let report = animated.report else {
+                    throw fail("none of the \(clips.count) clip(s) could be made into a sticker", ExitStatus.dataError)
+                }
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                    struct Only: Encodable { let animated: AnimatedPack.Report; let invalid: [MakeReport.Invalid] }
+                    print(String(decoding: try encoder.encode(Only(animated: report, invalid: animated.invalid)), as: UTF8.self))
+                } else {
+                    for pack in report.packs { print("Wrote \(pack.file): \(pack.stickers.count) animated sticker(s).") }
+                }
+                return
+            }
         }
         let captions = try captionOptions.captions(for: collected.files)
 
@@ -135,17 +157,21 @@ struct MakeCommand: AsyncParsableCommand {
         }
 
         var report = MakeReport(output: output, fromCache: model.fromCache.count)
+        report.animated = animated.report
         for missing in collected.missing { report.invalid.append(.init(file: missing.path, reason: missing.reason)) }
         for photo in photos {
-            if let problem = model.invalidPhotos[photo.id] { report.invalid.append(.init(file: photo.path, reason: problem.reason)) }
+            if let problem = model.state(of: photo.id).problem { report.invalid.append(.init(file: photo.path, reason: problem.reason)) }
         }
         // The model could not run: a resource problem (69), not unusable photos (65); no pack.
         if let failure = model.engineFailure {
             throw fail("the cut-out model cannot run: \(failure)", ExitStatus.unavailable)
         }
+        report.invalid += animated.invalid
         for invalid in report.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
 
         guard !model.processedPhotos.isEmpty else {
+            report.invalid += animated.invalid
+            report.animated = animated.report
             if json { try report.print() }
             throw fail("none of the \(photos.count + collected.missing.count) photo(s) could be made into a sticker", ExitStatus.dataError)
         }
@@ -156,7 +182,7 @@ struct MakeCommand: AsyncParsableCommand {
         let captioned = try await captionedStickers(photos, model: model, captions: captions, folder: captionFolder, jobs: jobs)
         if let platform = target.platform {
             let stickers = photos.compactMap { photo in
-                model.processedPhotos[photo.id].map { MessengerPack.Input(name: photo.name, file: (captioned[photo.id] ?? $0).sticker) }
+                model.state(of: photo.id).files.map { MessengerPack.Input(name: photo.name, file: (captioned[photo.id] ?? $0).sticker) }
             }
             let options = MessengerPack.Options(platform: platform, title: title ?? url.deletingPathExtension().lastPathComponent,
                                                 author: author, emoji: emoji, concurrency: jobs)
@@ -166,7 +192,7 @@ struct MakeCommand: AsyncParsableCommand {
                     await recordPack(URL(fileURLWithPath: pack.file), format: platform.rawValue, stickers: pack.stickers.map(\.name),
                                      identity: cache.identity)
                 }
-                try MessengerMakeReport(pack: made, invalid: report.invalid).print(json: json)
+                try MessengerMakeReport(pack: made, invalid: report.invalid + animated.invalid, animated: animated.report).print(json: json)
             } catch let error as MessengerPack.Failure {
                 throw fail(error.reason, error.exitStatus)
             } catch is CancellationError {
@@ -195,9 +221,10 @@ struct MakeCommand: AsyncParsableCommand {
         await recordPack(url, format: PackTarget.zip.rawValue, stickers: model.processedNames, identity: cache.identity)
 
         for photo in photos {
-            guard let done = model.processedPhotos[photo.id] else { continue }
+            let state = model.state(of: photo.id)
+            guard let done = state.files else { continue }
             report.stickers.append(.init(file: photo.path, name: photo.name, colors: done.colorScheme.colors.map(\.hex),
-                                         cached: model.fromCache.contains(photo.id)))
+                                         cached: state.isFromCache))
         }
         if json {
             try report.print()
@@ -254,6 +281,8 @@ struct MakeReport: Encodable {
     var fromCache: Int
     var stickers: [Made] = []
     var invalid: [Invalid] = []
+    /// The clips' animated stickers, in packs of their own.
+    var animated: AnimatedPack.Report?
 
     func print() throws {
         let encoder = JSONEncoder()

@@ -12,7 +12,7 @@ struct StickerCommand: AsyncParsableCommand {
         abstract: "Cut the main subject out of a photo as a sticker (PNG with a white outline)."
     )
 
-    @Argument(help: "The photo (JPEG, PNG or WebP).")
+    @Argument(help: "The photo (JPEG, PNG or WebP), or a clip (a video ffmpeg decodes, or an animated GIF).")
     var image: String
 
     @Option(name: .shortAndLong, help: "Where to write the sticker PNG (needed unless --list-subjects).")
@@ -36,6 +36,12 @@ struct StickerCommand: AsyncParsableCommand {
     @Option(help: "The cut-out model (ONNX) to use instead of the cached U²-Net-p (also: STICKERS_MODEL).")
     var model: String?
 
+    @Option(help: ArgumentHelp("A clip: where its piece starts, in seconds.", valueName: "S"))
+    var start: Double?
+
+    @Option(help: ArgumentHelp("A clip: how long its piece lasts, in seconds (default 3).", valueName: "D"))
+    var duration: Double?
+
     @Flag(help: "List the photo's separate subjects, most salient first: bounding box, a point inside, share.")
     var listSubjects = false
 
@@ -56,10 +62,13 @@ struct StickerCommand: AsyncParsableCommand {
         if [subject != nil, point != nil, edit.box != nil].filter({ $0 }).count > 1 {
             throw ValidationError("--subject, --point and --box exclude each other")
         }
+        if let start, !(start >= 0 && start.isFinite) { throw ValidationError("--start must be 0 or more seconds") }
+        if let duration, !(duration > 0 && duration <= 60) { throw ValidationError("--duration must be more than 0 and at most 60 seconds") }
     }
 
     @MainActor func run() async throws {
         AllocatorTuning.keepFreedMemoryForReuse()
+        if let output, ClipDetection.isClip(path: image) { return try await runClip(output: output) }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
             throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)
@@ -205,7 +214,7 @@ struct StickerCommand: AsyncParsableCommand {
         try ImageDecoder.decode(data)
     }
 
-    @concurrent private static func loadModel(explicitPath: String?) async -> Result<U2NetSaliency, CutOutModelError> {
+    @concurrent static func loadModel(explicitPath: String?) async -> Result<U2NetSaliency, CutOutModelError> {
         do {
             return .success(try await CutOutModel.load(explicitPath: explicitPath,
                                                        threads: min(2, ProcessInfo.processInfo.activeProcessorCount),

@@ -21,6 +21,8 @@ import ZIPFoundation
         // Palette moods; catalog dates outside 1995-06-16…today or not yyyy-MM-dd.
         ["palette", "a.jpg", "--mood", "sleepy"], ["catalog", "--date", "1995-06-15"], ["catalog", "--date", "2024-13-01"],
         ["catalog", "--date", "2999-01-01"], ["catalog", "--start", "2024-01-05", "--end", "2024-01-01"],
+        // API addresses: http(s) with a host, for catalog and serve alike.
+        ["catalog", "--api", "ftp://example.com/apod"], ["serve", "--catalog-api", "not a url"],
         // Subjects: --subject is a rank from 1, main or all.
         ["sticker", "a.jpg", "-o", "x.png", "--subject", "0"], ["make", "a.jpg", "-o", "p.zip", "--subject", "2"],
     ])

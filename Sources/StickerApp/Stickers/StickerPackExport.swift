@@ -8,10 +8,10 @@ extension StickerViewModel {
     /// as it finished, read one at a time: no pixels are encoded here.
     public func exportPack(to url: URL) async throws {
         let items = selection.compactMap { photo in
-            processedPhotos[photo.id].map { StickerPack.Item(name: photo.name, files: $0) }
+            state(of: photo.id).files.map { StickerPack.Item(name: photo.name, files: $0) }
         }
         let invalid = selection.compactMap { photo in
-            invalidPhotos[photo.id].map { StickerPack.InvalidPhoto(name: photo.name, reason: $0.reason) }
+            state(of: photo.id).problem.map { StickerPack.InvalidPhoto(name: photo.name, reason: $0.reason) }
         }
         try await Self.write(StickerPack(items: items, invalidPhotos: invalid), to: url)
     }

@@ -85,18 +85,16 @@ extension StickerViewModel {
     /// the subjects chosen, and keeps the new files, so the pack has them too.
     public func restyle(_ id: SelectedPhoto.ID, with style: StickerStyle) async throws(VariantError) {
         guard let files = state(of: id).files else { throw .notProcessed }
-        var variant = StickerVariant(of: files)
-        variant.style = style
-        let restyled = try await Self.restyled(files, as: variant)
-        guard replaceFiles(of: id, with: restyled) else { throw .notProcessed }
+        let drawn = try await Self.draw(files, style: style, choosing: nil)
+        guard replaceFiles(of: id, with: drawn) else { throw .notProcessed }
     }
 
     /// Cuts a processed photo's sticker out again keeping the subjects `choice` names, from its
     /// kept subjects (no network), in its style, and keeps the new files (the pack has them too).
     public func chooseSubjects(_ id: SelectedPhoto.ID, _ choice: SubjectChoice) async throws(VariantError) {
         guard let files = state(of: id).files else { throw .notProcessed }
-        let recut = try await Self.recut(files, choosing: choice)
-        guard replaceFiles(of: id, with: recut) else { throw .notProcessed }
+        let drawn = try await Self.draw(files, style: files.style ?? StickerStyle(), choosing: choice)
+        guard replaceFiles(of: id, with: drawn) else { throw .notProcessed }
     }
 
     /// A processed photo's subjects, as kept with its files, with the choice its sticker holds;
@@ -113,56 +111,51 @@ extension StickerViewModel {
         return try? PhotoSubjects(json: json, png: png)
     }
 
-    /// The sticker and gradient redrawn from the current cut-out, through StickerKit's one PNG
-    /// path, into the variant's folder.
-    @concurrent private static func restyled(_ files: StickerFiles, as variant: StickerVariant) async throws(VariantError) -> StickerFiles {
-        let style = variant.style ?? StickerStyle()
-        guard let cutOutURL = files.cutOut, let folder = variant.folder(for: files) else { throw .nothingKept("cut-out") }
-        let cutOut: Image
-        do { cutOut = try ImageDecoder.decode(try Data(contentsOf: cutOutURL)) } catch { throw .nothingKept("readable cut-out") }
-        let image = await style.apply(to: cutOut, bands: ProcessInfo.processInfo.activeProcessorCount)
-        do {
-            let pngs = try await StickerPNGs.render(sticker: image, colorScheme: files.colorScheme)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var restyled = try pngs.write(into: folder, colorScheme: files.colorScheme)
-            restyled.mask = files.mask
-            restyled.cutOut = files.cutOut
-            restyled.subjects = files.subjects
-            restyled.chosenSubjects = files.chosenSubjects
-            restyled.style = style
-            return restyled
-        } catch {
-            throw .notWritten(ErrorReason.of(error))
+    /// The one path a variant is drawn by: the photo's sticker in `style`, its subjects cut out
+    /// again from the kept ones when `choice` is given (else its current cut-out redrawn), rendered
+    /// through StickerKit's one PNG path into the variant's folder. A re-cut writes its own mask
+    /// and cut-out (what a later restyle draws from); a restyle keeps the photo's.
+    @concurrent private static func draw(_ files: StickerFiles, style: StickerStyle,
+                                         choosing choice: SubjectChoice?) async throws(VariantError) -> StickerFiles {
+        let bands = ProcessInfo.processInfo.activeProcessorCount
+        let variant: StickerVariant
+        let render: () async throws -> StickerPNGs
+        if let choice {
+            guard let url = files.subjects, let subjects = await loadSubjects(url) else { throw .nothingKept("subjects") }
+            let ranks: [Int]
+            var cut: SubjectExtractor.CutOut
+            do throws(SubjectChoiceError) {
+                ranks = try subjects.ranks(of: choice)
+                guard let chosen = try subjects.cutOut(choosing: choice) else { throw SubjectChoiceError.nothingChosen }
+                cut = chosen
+            } catch {
+                throw .choice(error)
+            }
+            cut.subjects = nil  // kept once, beside the original files
+            variant = StickerVariant(style: style, subjects: ranks)
+            let image = await style.apply(to: cut.image, bands: bands)
+            let photo = ProcessedPhoto(sticker: Sticker(image: image, mask: cut.mask, cutOut: cut, style: style),
+                                       colorScheme: files.colorScheme)
+            render = { try await StickerPNGs.render(photo, kinds: [.sticker, .gradient, .mask, .cutOut]) }
+        } else {
+            guard let cutOutURL = files.cutOut else { throw .nothingKept("cut-out") }
+            let cutOut: Image
+            do { cutOut = try ImageDecoder.decode(try Data(contentsOf: cutOutURL)) } catch { throw .nothingKept("readable cut-out") }
+            variant = StickerVariant(style: style, subjects: files.chosenSubjects)
+            let image = await style.apply(to: cutOut, bands: bands)
+            render = { try await StickerPNGs.render(sticker: image, colorScheme: files.colorScheme) }
         }
-    }
-
-    /// The sticker cut out again from the kept subjects, in the current style, into the
-    /// variant's folder; its new cut-out is what a later restyle draws from.
-    @concurrent private static func recut(_ files: StickerFiles, choosing choice: SubjectChoice) async throws(VariantError) -> StickerFiles {
-        guard let url = files.subjects, let subjects = await loadSubjects(url) else { throw .nothingKept("subjects") }
-        let ranks: [Int]
-        var cut: SubjectExtractor.CutOut
-        do throws(SubjectChoiceError) {
-            ranks = try subjects.ranks(of: choice)
-            guard let chosen = try subjects.cutOut(choosing: choice) else { throw SubjectChoiceError.nothingChosen }
-            cut = chosen
-        } catch {
-            throw .choice(error)
-        }
-        cut.subjects = nil  // kept once, beside the original files
-        let style = files.style ?? StickerStyle()
-        let variant = StickerVariant(style: style, subjects: ranks)
-        guard let folder = variant.folder(for: files) else { throw .nothingKept("subjects") }
-        let image = await style.apply(to: cut.image, bands: ProcessInfo.processInfo.activeProcessorCount)
-        let photo = ProcessedPhoto(sticker: Sticker(image: image, mask: cut.mask, cutOut: cut, style: style), colorScheme: files.colorScheme)
+        guard let folder = variant.folder(for: files) else { throw .nothingKept("cut-out") }
         do {
-            let pngs = try await StickerPNGs.render(photo, kinds: [.sticker, .gradient, .mask, .cutOut])
+            let pngs = try await render()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var recut = try pngs.write(into: folder, colorScheme: files.colorScheme)
-            recut.subjects = url
-            recut.chosenSubjects = ranks
-            recut.style = style
-            return recut
+            var drawn = try pngs.write(into: folder, colorScheme: files.colorScheme)
+            drawn.mask = drawn.mask ?? files.mask
+            drawn.cutOut = drawn.cutOut ?? files.cutOut
+            drawn.subjects = files.subjects
+            drawn.chosenSubjects = variant.subjects
+            drawn.style = style
+            return drawn
         } catch {
             throw .notWritten(ErrorReason.of(error))
         }

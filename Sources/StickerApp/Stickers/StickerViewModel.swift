@@ -42,6 +42,11 @@ public final class StickerViewModel {
             if case .done(let files, _) = self { files } else { nil }
         }
 
+        /// Whether the photo is done with files from the cache (or the library) rather than work.
+        public var isFromCache: Bool {
+            if case .done(_, fromCache: true) = self { true } else { false }
+        }
+
         /// Why the photo cannot be used, if it cannot.
         public var problem: PhotoProblem? {
             if case .invalid(let problem) = self { problem } else { nil }
@@ -111,9 +116,7 @@ public final class StickerViewModel {
 
     /// The processed photos whose result came from the cache (memory, disk or the library).
     public var fromCache: Set<SelectedPhoto.ID> {
-        Set(states.compactMap { id, state in
-            if case .done(_, fromCache: true) = state { id } else { nil }
-        })
+        Set(states.compactMap { id, state in state.isFromCache ? id : nil })
     }
 
     /// The engine's failure, if any photo met one: front ends report it apart from invalid photos.
