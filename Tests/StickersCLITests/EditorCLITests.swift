@@ -12,6 +12,7 @@ import ZIPFoundation
         ["sticker", "a.jpg", "-o", "x.png", "--caption", "hi", "--caption-color", "yellowish"],
         ["sticker", "a.jpg", "-o", "x.png", "--caption", "hi", "--caption-position", "middle"],
         ["sticker", "a.jpg", "-o", "x.png", "--caption", "   "],
+        ["sticker", "a.jpg", "-o", "x.png", "--caption", "ok \u{10FFFD}"],
         ["sticker", "a.jpg", "-o", "x.png", "--erase", "/no/such/mask.png"],
         ["sticker", "a.jpg", "-o", "x.png", "--restore", "/no/such/mask.png"],
         ["sticker", "a.jpg", "-o", "x.png", "--box", "1,2,3"], ["sticker", "a.jpg", "-o", "x.png", "--box", "9,9,1,1"],
