@@ -5,18 +5,33 @@ import TestSupport
 /// `stickers sticker CLIP`: the animated sticker's contract, checked with independent tools.
 @Suite("CLI: clips")
 struct ClipCLITests {
-    /// A 1.5 s clip panning across the ladybird sample (a clear subject), made by ffmpeg.
-    static func ladybirdClip(in folder: URL, seconds: Double = 1.5) throws -> URL {
+    /// A 1.5 s clip of the ladybird sample (a clear subject), made by ffmpeg: a still camera, or
+    /// (`panning`) one that pans across the photo, ladybird and all.
+    static func ladybirdClip(in folder: URL, seconds: Double = 1.5, panning: Bool = false) throws -> URL {
         let ffmpeg = try NeededResource.require(Self.tool("ffmpeg"), "ffmpeg", reason: "not on PATH (apt-get install ffmpeg)")
-        let clip = folder.appending(path: "ladybird.mp4")
+        let clip = folder.appending(path: panning ? "pan.mp4" : "ladybird.mp4")
         let made = try run([ffmpeg, "-v", "error", "-y", "-loop", "1", "-framerate", "20", "-t", "\(seconds)", "-i", Stickers.sample("ladybird.jpg"),
-                            "-vf", "scale=480:-2,crop=400:300:20+40*t:10", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
+                            "-vf", panning ? "scale=480:-2,crop=400:300:5+40*t:10" : "scale=480:-2,crop=400:300:20:10", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
         try #require(made == 0, "ffmpeg could not make the test clip")
         return clip
     }
 
     static func tool(_ name: String) -> String? {
         ["/usr/bin", "/usr/local/bin", "/bin"].map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// What `arguments` print on standard output.
+    static func output(of arguments: [String], in folder: URL) throws -> Data {
+        let file = folder.appending(path: "tool-output-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.standardOutput = try FileHandle(forWritingTo: file)
+        try process.run()
+        process.waitUntilExit()
+        return try Data(contentsOf: file)
     }
 
     @discardableResult
@@ -50,13 +65,7 @@ struct ClipCLITests {
         }
         #expect(contents(of: folder).filter { $0.hasPrefix(".") }.isEmpty, "no temporary file left")
         if let webpmux = Self.tool("webpmux") {
-            let info = folder.appending(path: "info.txt")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: webpmux)
-            process.arguments = ["-info", folder.appending(path: "s.webp").path]
-            process.standardOutput = try FileHandle(forWritingTo: { _ = FileManager.default.createFile(atPath: info.path, contents: nil); return info }())
-            try process.run(); process.waitUntilExit()
-            let text = try String(contentsOf: info, encoding: .utf8)
+            let text = String(decoding: try Self.output(of: [webpmux, "-info", folder.appending(path: "s.webp").path], in: folder.deletingLastPathComponent()), as: UTF8.self)
             #expect(text.contains("Number of frames: 15") && text.contains("Loop Count : 0"), "\(text)")
         }
     }
@@ -165,14 +174,8 @@ struct ClipCLITests {
             switch platform {
             case "telegram":
                 let ffprobe = try NeededResource.require(Self.tool("ffprobe"), "ffprobe", reason: "not on PATH")
-                let probe = folder.appending(path: "probe.json")
-                _ = FileManager.default.createFile(atPath: probe.path, contents: nil)
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: ffprobe)
-                process.arguments = ["-v", "error", "-show_streams", "-show_format", "-of", "json", first.path]
-                process.standardOutput = try FileHandle(forWritingTo: probe)
-                try process.run(); process.waitUntilExit()
-                let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: probe)) as? [String: Any])
+                let probe = try Self.output(of: [ffprobe, "-v", "error", "-show_streams", "-show_format", "-of", "json", first.path], in: folder)
+                let json = try #require(try JSONSerialization.jsonObject(with: probe) as? [String: Any])
                 let streams = try #require(json["streams"] as? [[String: Any]])
                 #expect(streams.count == 1 && streams[0]["codec_name"] as? String == "vp9")
                 let tags = streams[0]["tags"] as? [String: Any]
@@ -183,14 +186,7 @@ struct ClipCLITests {
                 #expect(duration <= 3.01)
             case "whatsapp":
                 if let webpmux = Self.tool("webpmux") {
-                    let info = folder.appending(path: "info.txt")
-                    _ = FileManager.default.createFile(atPath: info.path, contents: nil)
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: webpmux)
-                    process.arguments = ["-info", first.path]
-                    process.standardOutput = try FileHandle(forWritingTo: info)
-                    try process.run(); process.waitUntilExit()
-                    let text = try String(contentsOf: info, encoding: .utf8)
+                    let text = String(decoding: try Self.output(of: [webpmux, "-info", first.path], in: folder), as: UTF8.self)
                     #expect(text.contains("Canvas size: 512 x 512") && text.contains("Loop Count : 0"), "\(text)")
                 }
                 #expect(FileManager.default.fileExists(atPath: out.path), "the still pack stays apart")

@@ -14,7 +14,7 @@ public final class ClipFrameReader {
     public let height: Int
     private let process: Process
     private let pipe: Pipe
-    private let log = ErrorLog()
+    private let log: ErrorLog
     private var finished = false
 
     /// Starts ffmpeg on `clip`'s `piece`, frames scaled to `width`×`height` (the clip's own size: no scaling).
@@ -31,14 +31,10 @@ public final class ClipFrameReader {
             arguments += ["-vf", "scale=\(width):\(height):flags=area"]
         }
         arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "-"]
-        process = Process()
-        process.executableURL = ffmpeg.url
-        process.arguments = arguments
-        pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = log.handle
-        do { try process.run() } catch { throw .toolMissing("ffmpeg") }
+        let pipe = Pipe(), log = ErrorLog()
+        self.pipe = pipe
+        self.log = log
+        process = try ffmpeg.start(arguments, input: FileHandle.nullDevice, output: pipe, log: log)
     }
 
     deinit { close() }

@@ -111,6 +111,8 @@ public struct ClipStickerMaker: Sendable {
         }
         var extractor = SubjectExtractor(predictor: predictor, style: style)
         extractor.refinement.workingDimension = workingSide
+        var tracking = self.tracking
+        if tracking.motionCheckFrame != nil { tracking.motionCheckFrame = max(1, Int((0.5 * fps).rounded())) }  // half a second in
         let tracker = ClipSubjectTracker(extractor: extractor, first: firstChoice, settings: tracking)
         var sink: FrameSink?
         var sourceFrame = 0, used = 0

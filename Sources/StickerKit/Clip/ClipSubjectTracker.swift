@@ -27,6 +27,11 @@ public final class ClipSubjectTracker {
         public var previousWeight: Float = 0.3
         /// Grows the previous subject (saliency pixels) when telling which new regions belong to it.
         public var trackingReach = 12
+        /// The frame (0-based, in the order pushed) compared with the first to tell a subject
+        /// from scenery the camera pans over (`MovingSubjectCheck`); nil: no check. Off by
+        /// default: on ../shared/evalset-clips it refused a clip with a moving subject (d02, a
+        /// dithered GIF) and let the pan-only clip (d03) through; its thresholds need more work.
+        public var motionCheckFrame: Int? = nil
         public init() {}
     }
 
@@ -53,6 +58,7 @@ public final class ClipSubjectTracker {
     private var session: (any SaliencySession)?
     private var last: (saliency: Plane, motion: SubjectMotion)?
     private var count = 0
+    private var motionCheck: MovingSubjectCheck?
     /// The first frame's cut-out, as the photo pipeline made it (its bounds set the outline width).
     public private(set) var firstCutOut: SubjectExtractor.CutOut?
 
@@ -69,7 +75,13 @@ public final class ClipSubjectTracker {
         guard var previous = last else {
             let saliency = try await startTracking(frame)
             last = (saliency, SubjectMotion(saliency) ?? SubjectMotion(centerX: 0, centerY: 0, size: 1))
-            return await refine(frame, saliency: saliency, index: index)
+            let cut = await refine(frame, saliency: saliency, index: index)
+            if settings.motionCheckFrame != nil { motionCheck = MovingSubjectCheck(frame: frame, mask: cut.alpha) }
+            return cut
+        }
+        if index == settings.motionCheckFrame, let check = motionCheck {
+            motionCheck = nil
+            if check.isScenery(frame) { throw .noClearSubject }
         }
         let session = self.session ?? extractor.predictor.makeSession()
         self.session = session

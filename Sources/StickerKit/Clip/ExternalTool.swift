@@ -21,18 +21,23 @@ struct ExternalTool: Sendable {
         throw .toolMissing(name)
     }
 
-    /// Runs the tool to the end, returning its standard output (small outputs only: ffprobe's JSON).
-    /// Standard error goes to a temporary file, so a chatty tool can never block on a full pipe.
-    @concurrent func run(_ arguments: [String]) async throws(ClipError) -> (status: Int32, output: Data, errors: String) {
+    /// Starts the tool with its standard streams connected as given (standard error to `log`).
+    func start(_ arguments: [String], input: Any, output: Any, log: ErrorLog) throws(ClipError) -> Process {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        let output = Pipe()
+        process.standardInput = input
         process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        let log = ErrorLog()
         process.standardError = log.handle
         do { try process.run() } catch { throw .toolMissing(name) }
+        return process
+    }
+
+    /// Runs the tool to the end, returning its standard output (small outputs only: ffprobe's JSON).
+    /// Standard error goes to a temporary file, so a chatty tool can never block on a full pipe.
+    @concurrent func run(_ arguments: [String]) async throws(ClipError) -> (status: Int32, output: Data, errors: String) {
+        let output = Pipe(), log = ErrorLog()
+        let process = try start(arguments, input: FileHandle.nullDevice, output: output, log: log)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, data, log.text())

@@ -10,7 +10,7 @@ public final class WebMEncoder {
     public let height: Int
     private let process: Process
     private let input: Pipe
-    private let log = ErrorLog()
+    private let log: ErrorLog
     public private(set) var frameCount = 0
 
     /// - Parameters:
@@ -30,14 +30,10 @@ public final class WebMEncoder {
         if let bitrate { arguments += ["-b:v", "\(bitrate)k", "-maxrate", "\(bitrate)k", "-bufsize", "\(bitrate * 2)k"] }
         else { arguments += ["-crf", "\(crf)", "-b:v", "0"] }
         arguments += ["-f", "webm", output.path]
-        process = Process()
-        process.executableURL = ffmpeg.url
-        process.arguments = arguments
-        input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = log.handle
-        do { try process.run() } catch { throw .toolMissing("ffmpeg") }
+        let input = Pipe(), log = ErrorLog()
+        self.input = input
+        self.log = log
+        process = try ffmpeg.start(arguments, input: input, output: FileHandle.nullDevice, log: log)
     }
 
     deinit { cancel() }

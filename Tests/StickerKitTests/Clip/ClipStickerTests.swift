@@ -79,6 +79,26 @@ struct ClipStickerTests {
         #expect(abs(moved.size - mb.size) / mb.size < 0.08)
     }
 
+    @Test("A subject panned with its background is scenery; one moving apart from it, or a still scene, is a subject")
+    func movingSubject() throws {
+        // A textured ground 240×180 seen through a 160×120 window; a square "subject" drawn on it.
+        func view(groundShift: Int, subjectX: Int) -> (Image, Mask) {
+            var image = Image(width: 160, height: 120), mask = Mask(width: 160, height: 120)
+            for y in 0..<120 { for x in 0..<160 {
+                let gx = x + groundShift
+                let v = UInt8((gx * 7 + y * 13 + (gx * y) % 29) % 200 + 20)
+                image[x, y] = RGBA8(r: v, g: v / 2, b: 255 - v)
+                if abs(x - subjectX) < 20 && abs(y - 60) < 20 { image[x, y] = RGBA8(r: 250, g: UInt8(((x - subjectX + 20) * 5) % 255), b: 40); mask[x, y] = 255 }
+            } }
+            return (image, mask)
+        }
+        let (first, mask) = view(groundShift: 0, subjectX: 80)
+        let check = try #require(MovingSubjectCheck(frame: first, mask: mask))
+        #expect(check.isScenery(view(groundShift: 0, subjectX: 80).0) == false, "a still scene keeps its subject")
+        #expect(check.isScenery(view(groundShift: 8, subjectX: 72).0) == true, "panned together: scenery")
+        #expect(check.isScenery(view(groundShift: 8, subjectX: 100).0) == false, "the subject moves apart")
+    }
+
     @Test("Frames stream from ffmpeg one at a time at the size asked; closing early stops ffmpeg")
     func frameReader() async throws {
         let folder = try scratch()
