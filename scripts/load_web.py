@@ -18,16 +18,16 @@ import argparse
 import http.client
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections import defaultdict
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import serve_process
+
+ROOT = serve_process.ROOT
 TIMEOUT = 120  # seconds for any one request: an upper bound for a busy machine, not a figure
 
 
@@ -211,12 +211,7 @@ def main():
     args.clients = max(1, min(args.clients, 64))
     args.seconds = max(1, min(args.seconds, 600))
 
-    binary = args.bin
-    if not binary:
-        subprocess.run(["swift", "build", "--product", "stickers"], cwd=ROOT, check=True)
-        bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True,
-                                 capture_output=True, text=True).stdout.strip()
-        binary = os.path.join(bin_dir, "stickers")
+    binary = serve_process.stickers_binary(args.bin)
 
     photos = []
     for name in ("chelsea-cat.jpg", "coffee.png", "ladybird.jpg", "marigold.jpg", "rocket.jpg"):
@@ -225,24 +220,9 @@ def main():
 
     work = tempfile.mkdtemp(prefix="stickers-load-")
     os.makedirs(os.path.join(work, "library"))
-    log = open(os.path.join(work, "server.log"), "w+")
-    server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0",
-                               "--library", os.path.join(work, "library")], stdout=log, stderr=subprocess.STDOUT)
+    server, port, log = serve_process.start(binary, ["--library", os.path.join(work, "library")],
+                                            os.path.join(work, "server.log"))
     try:
-        port = None
-        for _ in range(600):
-            log.seek(0)
-            found = re.search(r"Serving on http://127\.0\.0\.1:(\d+)", log.read())
-            if found:
-                port = int(found.group(1))
-                break
-            if server.poll() is not None:
-                break
-            time.sleep(0.1)
-        if port is None:
-            log.seek(0)
-            sys.exit("the server did not start:\n" + log.read())
-
         stats = Stats()
         limits = json.loads(Client(port, stats).request("state", "GET", "/api/stickers")[1])["limits"]
         start = time.monotonic()
@@ -260,12 +240,7 @@ def main():
         elapsed = time.monotonic() - start
         rss = peak_rss_mb(server.pid)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        serve_process.stop(server, log)
         shutil.rmtree(work, ignore_errors=True)
 
     print(f"clients {args.clients}, {elapsed:.1f} s, {stats.requests} requests, "

@@ -99,4 +99,18 @@ import StickerLibrary
         let left = try FileManager.default.contentsOfDirectory(atPath: disk.folder.path)
         #expect(!left.contains { $0.hasPrefix(".partial-") }, "\(left)")
     }
+
+    @Test("cache clear removes every entry but those a running process uses, which go once it has ended")
+    func clearSparesEntriesInUse() async throws {
+        let disk = ProcessedPhotoCacheTests.diskCache()
+        defer { try? FileManager.default.removeItem(at: disk.folder) }
+        _ = try await ProcessedPhotoCache(processor: FakePhotoProcessor(), disk: disk).lookup(Data("done".utf8))
+        var running: ProcessedPhotoCache? = ProcessedPhotoCache(processor: FakePhotoProcessor(), disk: disk)
+        let inUse = try await running?.lookup(Data("in use".utf8))
+        #expect(try await disk.clear().entries == 1)
+        #expect(FileManager.default.fileExists(atPath: try #require(inUse).files.sticker.path))
+        running = nil
+        #expect(try await disk.clear().entries == 1)
+        #expect(await disk.usage().entries == 0)
+    }
 }
