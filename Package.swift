@@ -96,6 +96,8 @@ let package = Package(
         .target(name: "AtomicFiles", swiftSettings: concurrency),
         // libpng's include directory, from pkg-config.
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // FreeType, for captions: glyphs rasterised by the library that every desktop uses.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
         // Which vector instructions the running CPU has (CPUID), for choosing kernels.
         .target(name: "CCPUFeatures"),
         // libjpeg-turbo and libpng report fatal errors by longjmp/exit; this small C target puts a
@@ -130,7 +132,7 @@ let package = Package(
         ),
         .target(
             name: "StickerKit",
-            dependencies: ["Raster", "NeuralNet", "ModelFetching", "BoundedConcurrency", "ErrorReasons", "AtomicFiles",
+            dependencies: ["Raster", "NeuralNet", "ModelFetching", "BoundedConcurrency", "ErrorReasons", "AtomicFiles", "CFreeType",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: concurrency + optimisedInDebug
         ),
@@ -181,8 +183,8 @@ let package = Package(
             dependencies: ["StickerApp", "NeuralNet", "ModelFetching", "Raster"],
             swiftSettings: concurrency
         ),
-        // Test doubles' shared helpers (a lock ThreadSanitizer can see).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: concurrency),
+        // Test doubles' shared helpers (a lock ThreadSanitizer can see, reading text back by OCR).
+        .target(name: "TestSupport", dependencies: ["Raster"], path: "Tests/TestSupport", swiftSettings: concurrency),
         .testTarget(
             name: "RasterTests",
             dependencies: ["Raster"],
@@ -224,7 +226,7 @@ let package = Package(
         // built `stickers` executable, as swift-argument-parser's example tests do.
         .testTarget(
             name: "StickersCLITests",
-            dependencies: ["APODTestServer", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["APODTestServer", "TestSupport", "Raster", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: concurrency
         ),
         .testTarget(

@@ -6,6 +6,7 @@
 let suites: [BenchmarkSuite] = [
     // Each workstream appends its suite here.
     decodeSuite,
+    editorSuite,
     inferenceSuite,
     networkSuite,
     paletteSuite,

@@ -52,6 +52,9 @@ struct MakeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Style (every sticker in the pack)")
     var style: StyleOptions
 
+    @OptionGroup(title: "Captions")
+    var captionOptions: MakeCaptionOptions
+
     @Option(help: "Which subjects each sticker keeps: main (what suits a photo of one subject) or all.")
     var subject = MakeSubjects.main
 
@@ -75,10 +78,33 @@ struct MakeCommand: AsyncParsableCommand {
 
     @MainActor func run() async throws {
         AllocatorTuning.returnLargeBlocksAtOnce()
-        let collected = PhotoInputs.collect(inputs)
-        guard !collected.files.isEmpty || !collected.missing.isEmpty else {
+        var collected = PhotoInputs.collect(inputs)
+        guard !collected.files.isEmpty || !collected.missing.isEmpty || !collected.clips.isEmpty else {
             throw fail("no photos (.jpg, .jpeg, .png, .webp) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
         }
+        // Clips beside the photos: animated stickers, in packs of their own (MakeClips.swift).
+        let clips = collected.clips + collected.files.filter { ClipDetection.isClip(path: $0.path) }
+        collected.files.removeAll { ClipDetection.isClip(path: $0.path) }
+        var animated = ClipOutcome()
+        if !clips.isEmpty {
+            animated = try await makeClipPacks(clips)
+            if collected.files.isEmpty {
+                for invalid in animated.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
+                guard let report = animated.report else {
+                    throw fail("none of the \(clips.count) clip(s) could be made into a sticker", ExitStatus.dataError)
+                }
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                    struct Only: Encodable { let animated: AnimatedPack.Report; let invalid: [MakeReport.Invalid] }
+                    print(String(decoding: try encoder.encode(Only(animated: report, invalid: animated.invalid)), as: UTF8.self))
+                } else {
+                    for pack in report.packs { print("Wrote \(pack.file): \(pack.stickers.count) animated sticker(s).") }
+                }
+                return
+            }
+        }
+        let captions = try captionOptions.captions(for: collected.files)
 
         // libwebp and a writable folder are checked before any photo is processed.
         if target.platform != nil {
@@ -131,6 +157,7 @@ struct MakeCommand: AsyncParsableCommand {
         }
 
         var report = MakeReport(output: output, fromCache: model.fromCache.count)
+        report.animated = animated.report
         for missing in collected.missing { report.invalid.append(.init(file: missing.path, reason: missing.reason)) }
         for photo in photos {
             if let problem = model.state(of: photo.id).problem { report.invalid.append(.init(file: photo.path, reason: problem.reason)) }
@@ -139,17 +166,23 @@ struct MakeCommand: AsyncParsableCommand {
         if let failure = model.engineFailure {
             throw fail("the cut-out model cannot run: \(failure)", ExitStatus.unavailable)
         }
+        report.invalid += animated.invalid
         for invalid in report.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
 
         guard !model.processedPhotos.isEmpty else {
+            report.invalid += animated.invalid
+            report.animated = animated.report
             if json { try report.print() }
             throw fail("none of the \(photos.count + collected.missing.count) photo(s) could be made into a sticker", ExitStatus.dataError)
         }
 
         let url = URL(fileURLWithPath: output)
+        let captionFolder = FileManager.default.temporaryDirectory.appending(path: "stickers-captions-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: captionFolder) }
+        let captioned = try await captionedStickers(photos, model: model, captions: captions, folder: captionFolder, jobs: jobs)
         if let platform = target.platform {
             let stickers = photos.compactMap { photo in
-                model.state(of: photo.id).files.map { MessengerPack.Input(name: photo.name, file: $0.sticker) }
+                model.state(of: photo.id).files.map { MessengerPack.Input(name: photo.name, file: (captioned[photo.id] ?? $0).sticker) }
             }
             let options = MessengerPack.Options(platform: platform, title: title ?? url.deletingPathExtension().lastPathComponent,
                                                 author: author, emoji: emoji, concurrency: jobs)
@@ -159,7 +192,7 @@ struct MakeCommand: AsyncParsableCommand {
                     await recordPack(URL(fileURLWithPath: pack.file), format: platform.rawValue, stickers: pack.stickers.map(\.name),
                                      identity: cache.identity)
                 }
-                try MessengerMakeReport(pack: made, invalid: report.invalid).print(json: json)
+                try MessengerMakeReport(pack: made, invalid: report.invalid + animated.invalid, animated: animated.report).print(json: json)
             } catch let error as MessengerPack.Failure {
                 throw fail(error.reason, error.exitStatus)
             } catch is CancellationError {
@@ -168,7 +201,17 @@ struct MakeCommand: AsyncParsableCommand {
             return
         }
         do {
-            try await model.exportPack(to: url)
+            if captioned.isEmpty {
+                try await model.exportPack(to: url)
+            } else {
+                let items = photos.compactMap { photo in
+                    (captioned[photo.id] ?? model.processedPhotos[photo.id]).map { StickerPack.Item(name: photo.name, files: $0) }
+                }
+                let invalid = photos.compactMap { photo in
+                    model.invalidPhotos[photo.id].map { StickerPack.InvalidPhoto(name: photo.name, reason: $0.reason) }
+                }
+                try await MakeCaptions.writePack(items: items, invalid: invalid, to: url)
+            }
         } catch is CancellationError {
             throw fail("interrupted: no pack written", ExitStatus.interrupted)
         } catch {
@@ -194,6 +237,23 @@ struct MakeCommand: AsyncParsableCommand {
 }
 
 extension MakeCommand {
+    /// Each captioned photo's sticker with its caption drawn (see `MakeCaptions`).
+    @MainActor func captionedStickers(_ photos: [SelectedPhoto], model: StickerViewModel, captions: [URL: Caption],
+                                      folder: URL, jobs: Int) async throws -> [SelectedPhoto.ID: StickerFiles] {
+        let work = photos.compactMap { photo -> (id: SelectedPhoto.ID, files: StickerFiles, caption: Caption)? in
+            guard case .file(let file) = photo.source, let caption = captions[file],
+                  let files = model.processedPhotos[photo.id] else { return nil }
+            return (photo.id, files, caption)
+        }
+        do {
+            return try await MakeCaptions.render(work, in: folder, jobs: jobs)
+        } catch let error as CaptionError {
+            throw fail("caption: \(error); no pack written", error.isUsageError ? ExitStatus.usage : ExitStatus.unavailable)
+        } catch {
+            throw fail("cannot caption the stickers: \(ErrorReason.of(error)); no pack written", ExitStatus.ioError)
+        }
+    }
+
     /// Records the pack written in the library (`stickers library packs` lists them). The pack is
     /// what was asked for: a library that cannot record it is reported, not a failure of `make`.
     @MainActor func recordPack(_ url: URL, format: String, stickers: [String], identity: String) async {
@@ -221,6 +281,8 @@ struct MakeReport: Encodable {
     var fromCache: Int
     var stickers: [Made] = []
     var invalid: [Invalid] = []
+    /// The clips' animated stickers, in packs of their own.
+    var animated: AnimatedPack.Report?
 
     func print() throws {
         let encoder = JSONEncoder()

@@ -24,6 +24,8 @@ extension MessengerPack.Failure {
 struct MessengerMakeReport: Encodable {
     let pack: MessengerPack.Report
     let invalid: [MakeReport.Invalid]
+    /// The clips' animated stickers, in packs of their own.
+    var animated: AnimatedPack.Report? = nil
 
     func print(json: Bool) throws {
         if json {
@@ -36,6 +38,7 @@ struct MessengerMakeReport: Encodable {
             let bytes = made.stickers.map(\.bytes)
             Swift.print("Wrote \(made.file): \(made.stickers.count) \(pack.platform.displayName) sticker(s), largest \(bytes.max() ?? 0) bytes.")
         }
+        for made in animated?.packs ?? [] { Swift.print("Wrote \(made.file): \(made.stickers.count) animated sticker(s).") }
         if !invalid.isEmpty { Swift.print("\(invalid.count) photo(s) skipped.") }
     }
 }

@@ -7,8 +7,18 @@ import StickerKit
 enum PhotoInputs {
     struct Collected {
         var files: [URL] = []
+        /// Clips found in folders (videos, GIFs); clips given by name are among `files`.
+        var clips: [URL] = []
         /// Inputs that do not exist, with the reason.
         var missing: [(path: String, reason: String)] = []
+    }
+
+    /// The clips (by extension) in `folder` and below, hidden files skipped, in name order.
+    static func clipFiles(in folder: URL) -> [URL] {
+        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
+        return walk.compactMap { $0 as? URL }
+            .filter { ClipDetection.videoExtensions.subtracting(["gif"]).contains($0.pathExtension.lowercased()) }
+            .sorted { $0.path < $1.path }
     }
 
     static func collect(_ inputs: [String]) -> Collected {
@@ -24,6 +34,7 @@ enum PhotoInputs {
             }
             let found: [URL]
             if isDirectory.boolValue {
+                collected.clips += clipFiles(in: url).filter { seen.insert($0.standardizedFileURL.path).inserted }
                 do {
                     found = try PhotoFolder(url).photoFiles()
                 } catch {

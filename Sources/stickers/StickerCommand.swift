@@ -12,7 +12,7 @@ struct StickerCommand: AsyncParsableCommand {
         abstract: "Cut the main subject out of a photo as a sticker (PNG with a white outline)."
     )
 
-    @Argument(help: "The photo (JPEG, PNG or WebP).")
+    @Argument(help: "The photo (JPEG, PNG or WebP), or a clip (a video ffmpeg decodes, or an animated GIF).")
     var image: String
 
     @Option(name: .shortAndLong, help: "Where to write the sticker PNG (needed unless --list-subjects).")
@@ -27,8 +27,20 @@ struct StickerCommand: AsyncParsableCommand {
     @OptionGroup(title: "Style")
     var style: StyleOptions
 
+    @OptionGroup(title: "Caption")
+    var captionOptions: CaptionOptions
+
+    @OptionGroup(title: "Edit")
+    var edit: EditOptions
+
     @Option(help: "The cut-out model (ONNX) to use instead of the cached U²-Net-p (also: STICKERS_MODEL).")
     var model: String?
+
+    @Option(help: ArgumentHelp("A clip: where its piece starts, in seconds.", valueName: "S"))
+    var start: Double?
+
+    @Option(help: ArgumentHelp("A clip: how long its piece lasts, in seconds (default 3).", valueName: "D"))
+    var duration: Double?
 
     @Flag(help: "List the photo's separate subjects, most salient first: bounding box, a point inside, share.")
     var listSubjects = false
@@ -47,11 +59,16 @@ struct StickerCommand: AsyncParsableCommand {
     func validate() throws {
         if output == nil && !listSubjects { throw ValidationError("Missing expected argument '--output <output>'") }
         if json && !listSubjects { throw ValidationError("--json goes with --list-subjects") }
-        if subject != nil && point != nil { throw ValidationError("--subject and --point exclude each other") }
+        if [subject != nil, point != nil, edit.box != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("--subject, --point and --box exclude each other")
+        }
+        if let start, !(start >= 0 && start.isFinite) { throw ValidationError("--start must be 0 or more seconds") }
+        if let duration, !(duration > 0 && duration <= 60) { throw ValidationError("--duration must be more than 0 and at most 60 seconds") }
     }
 
     @MainActor func run() async throws {
         AllocatorTuning.keepFreedMemoryForReuse()
+        if let output, ClipDetection.isClip(path: image) { return try await runClip(output: output) }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
             throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)
@@ -71,9 +88,11 @@ struct StickerCommand: AsyncParsableCommand {
         case .failure(let error): throw fail("the cut-out model cannot be used: \(error)", ExitStatus.unavailable)
         }
 
+        let edits = try edit.edits(width: photo.width, height: photo.height)
+        let extractor = SubjectExtractor(predictor: predictor, style: style.style)
         var sticker: Sticker
         do {
-            sticker = try await SubjectExtractor(predictor: predictor, style: style.style).extractSubject(from: photo)
+            sticker = try await extractor.extractSubject(from: photo)
         } catch .noClearSubject {
             throw fail("\(image): no clear subject to cut out (nothing stands out from the background)", ExitStatus.dataError)
         } catch .modelFailed(let reason) {
@@ -85,7 +104,9 @@ struct StickerCommand: AsyncParsableCommand {
 
         if listSubjects { try printSubjects(sticker.subjects) }
         guard let output else { return }
-        if let chosen = try await choose(from: sticker, style: style.style) { sticker = chosen }
+        if let chosen = try await choose(from: sticker, photo: photo, extractor: extractor) { sticker = chosen }
+        sticker = try await edited(sticker, edits, photo: photo)
+        if let caption = captionOptions.single { sticker.image = try await captioned(sticker.image, caption) }
 
         // The one "processed photo → its PNGs" path (StickerKit's StickerPNGs), each image
         // encoded in bands over the cores; the gradient runs through the subject's own colours.
@@ -105,24 +126,62 @@ struct StickerCommand: AsyncParsableCommand {
         if let gradient, let png = pngs.gradient { try write(png, to: gradient) }
     }
 
-    /// The sticker `--subject` or `--point` asks for, re-cut from the one made (nil: keep it).
-    @MainActor private func choose(from sticker: Sticker, style: StickerStyle) async throws -> Sticker? {
-        let choice: SubjectChoice
+    /// The sticker `--subject`, `--point` or `--box` asks for, re-cut from the one made (nil: keep
+    /// it). A point or box the first look found nothing at gets a closer look (the network again,
+    /// on a crop around it).
+    @MainActor private func choose(from sticker: Sticker, photo: Image, extractor: SubjectExtractor) async throws -> Sticker? {
+        let target: SubjectTarget
+        switch (subject, point, edit.box) {
+        case (nil, let point?, _): target = .point(x: point.x, y: point.y)
+        case (nil, nil, let box?): target = .box(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1)
+        case (.main?, _, _), (nil, nil, nil): return nil
+        case (.all?, _, _): return try await recut(sticker, choosing: .all)
+        case (.rank(let n)?, _, _): return try await recut(sticker, choosing: .ranks([n - 1]))
+        }
         do {
-            switch (subject, point) {
-            case (.main?, _), (nil, nil): return nil
-            case (.all?, _): choice = .all
-            case (.rank(let n)?, _): choice = .ranks([n - 1])
-            case (nil, let point?):
-                guard let subjects = sticker.subjects else { return nil }
-                choice = .ranks([try subjects.subject(atX: point.x, y: point.y)])
-            }
-            return try await sticker.recut(choosing: choice, style: style)
-        } catch .pointOutsidePhoto(let x, let y, let width, let height) {
-            throw fail("--point \(x),\(y) is outside the photo (\(width)×\(height) pixels)", ExitStatus.usage)
+            return try await extractor.subject(at: target, in: photo, firstLook: sticker)
+        } catch .outsidePhoto(let error) {
+            throw fail("\(error)", ExitStatus.usage)
+        } catch .modelFailed(let reason) {
+            throw fail("the cut-out model cannot run: \(reason)", ExitStatus.unavailable)
         } catch {
             throw fail("\(image): \(error)", ExitStatus.dataError)
         }
+    }
+
+    @MainActor private func recut(_ sticker: Sticker, choosing choice: SubjectChoice) async throws -> Sticker? {
+        do {
+            return try await sticker.recut(choosing: choice, style: style.style)
+        } catch {
+            throw fail("\(image): \(error)", ExitStatus.dataError)
+        }
+    }
+
+    /// `--erase` / `--restore` applied to the cut-out (no network), styled again.
+    @MainActor private func edited(_ sticker: Sticker, _ edits: CutOutEdits, photo: Image) async throws -> Sticker {
+        guard !edits.isEmpty else { return sticker }
+        do {
+            guard let edited = try await sticker.edited(edits, photo: photo) else {
+                throw fail("\(image): nothing is left of the subject after --erase", ExitStatus.dataError)
+            }
+            return edited
+        } catch let error as CutOutEditError {
+            throw fail("\(error)", ExitStatus.usage)
+        }
+    }
+
+    /// The sticker with `--caption` drawn on it; an uncovered character or a font FreeType cannot
+    /// open is a usage error (64), no caption font installed a missing resource (69).
+    @MainActor private func captioned(_ image: Image, _ caption: Caption) async throws -> Image {
+        switch await Self.caption(image, caption) {
+        case .success(let captioned): return captioned
+        case .failure(let error):
+            throw fail("--caption: \(error)", error.isUsageError ? ExitStatus.usage : ExitStatus.unavailable)
+        }
+    }
+
+    @concurrent private static func caption(_ image: Image, _ caption: Caption) async -> Result<Image, CaptionError> {
+        do { return .success(try caption.apply(to: image)) } catch { return .failure(error) }
     }
 
     /// `--list-subjects`: one line per subject, or `{"subjects":[{"bbox":[x0,y0,x1,y1],"point":[x,y],"share":s}]}`
@@ -155,7 +214,7 @@ struct StickerCommand: AsyncParsableCommand {
         try ImageDecoder.decode(data)
     }
 
-    @concurrent private static func loadModel(explicitPath: String?) async -> Result<U2NetSaliency, CutOutModelError> {
+    @concurrent static func loadModel(explicitPath: String?) async -> Result<U2NetSaliency, CutOutModelError> {
         do {
             return .success(try await CutOutModel.load(explicitPath: explicitPath,
                                                        threads: min(2, ProcessInfo.processInfo.activeProcessorCount),

@@ -1,6 +1,5 @@
 import AtomicFiles
 import Foundation
-import StickerKit
 import Synchronization
 
 /// Which cache entries running processes use, so that eviction in one process (`make`'s trim,

@@ -229,7 +229,7 @@ public enum MessengerPack {
 
     // MARK: - Pack files
 
-    private static func packFiles(platform: MessengerPlatform, title: String, author: String, first: Image,
+    static func packFiles(platform: MessengerPlatform, title: String, author: String, first: Image,
                                   stickers: [Report.Sticker]) throws(Failure) -> [(String, Data)] {
         let rules = platform.rules
         func icon(_ name: String) throws(Failure) -> (String, Data) {
@@ -278,7 +278,7 @@ public enum MessengerPack {
 
     /// Each archive to a hidden temporary file beside its target; only when all are complete are
     /// they renamed into place. On any failure every temporary (and any already renamed) file is removed.
-    private static func writeAll(_ archives: [(URL, [(String, Data)])]) throws(Failure) {
+    static func writeAll(_ archives: [(URL, [(String, Data)])]) throws(Failure) {
         var temporaries: [(temporary: URL, target: URL)] = []
         var placed: [URL] = []
         do {

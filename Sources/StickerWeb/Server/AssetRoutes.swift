@@ -28,6 +28,9 @@ struct AssetRoutes: Sendable {
         Asset("/stickers.js", PackageResources.stickers_js, "text/javascript; charset=utf-8"),
         Asset("/colors.js", PackageResources.colors_js, "text/javascript; charset=utf-8"),
         Asset("/space.js", PackageResources.space_js, "text/javascript; charset=utf-8"),
+        // The API described for other programs (OpenAPI 3.1): every route, status and body. A
+        // test keeps it and the router in step; scripts/api_fuzz.sh fuzzes the server from it.
+        Asset("/openapi.json", PackageResources.openapi_json, "application/json"),
     ]
 
     func register(on router: Router<some RequestContext>) {

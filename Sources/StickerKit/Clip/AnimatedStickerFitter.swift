@@ -1,0 +1,164 @@
+import BoundedConcurrency
+import Foundation
+import Raster
+
+/// A messaging app's rules for animated stickers, and the format each takes.
+public struct AnimatedStickerRules: Sendable, Hashable {
+    public var platform: MessengerPlatform
+    /// Telegram: WebM (VP9 with alpha); WhatsApp: animated WebP; Signal: APNG.
+    public var fileExtension: String
+    public var canvas: CanvasFit
+    public var maximumBytes: Int
+    public var maximumSeconds: Double
+    public var maximumFramesPerSecond: Double
+
+    public init(platform: MessengerPlatform, fileExtension: String, canvas: CanvasFit, maximumBytes: Int,
+                maximumSeconds: Double, maximumFramesPerSecond: Double) {
+        self.platform = platform
+        self.fileExtension = fileExtension
+        self.canvas = canvas
+        self.maximumBytes = maximumBytes
+        self.maximumSeconds = maximumSeconds
+        self.maximumFramesPerSecond = maximumFramesPerSecond
+    }
+
+    public static func of(_ platform: MessengerPlatform) -> AnimatedStickerRules {
+        switch platform {
+        // core.telegram.org/stickers, video stickers: WebM VP9, one side 512 and the other ≤ 512,
+        // ≤ 3 s, ≤ 30 fps, ≤ 256 KB, no audio.
+        case .telegram: AnimatedStickerRules(platform: platform, fileExtension: "webm", canvas: CanvasFit(exactSide: true),
+                                             maximumBytes: 256 * 1024, maximumSeconds: 3, maximumFramesPerSecond: 30)
+        // WhatsApp (github.com/WhatsApp/stickers): animated WebP 512×512, ≤ 500 KB, each frame ≥ 8 ms, ≤ 10 s, looping.
+        case .whatsapp: AnimatedStickerRules(platform: platform, fileExtension: "webp", canvas: CanvasFit(square: true),
+                                             maximumBytes: 500 * 1024, maximumSeconds: 10, maximumFramesPerSecond: 30)
+        // Signal: APNG ≤ 512×512, ≤ 300 KB, ≤ 3 s.
+        case .signal: AnimatedStickerRules(platform: platform, fileExtension: "png", canvas: CanvasFit(),
+                                           maximumBytes: 300 * 1024, maximumSeconds: 3, maximumFramesPerSecond: 30)
+        }
+    }
+}
+
+/// An animated sticker encoded under a byte limit.
+public struct FittedAnimation: Sendable, Hashable {
+    public var data: Data
+    public var width: Int
+    public var height: Int
+    public var frames: Int
+    public var framesPerSecond: Double
+    /// The encoder's quality dial: WebP quality 0…100; WebM the VP9 constant-quality value turned
+    /// to 0…100 (100 − crf·100/63); APNG the bits kept per channel (8: exact).
+    public var quality: Int
+    /// The sticker's size on its canvas relative to the full fit (1: not shrunk).
+    public var scale: Double
+    public var bytes: Int { data.count }
+
+    public init(data: Data, width: Int, height: Int, frames: Int, framesPerSecond: Double, quality: Int, scale: Double) {
+        self.data = data
+        self.width = width
+        self.height = height
+        self.frames = frames
+        self.framesPerSecond = framesPerSecond
+        self.quality = quality
+        self.scale = scale
+    }
+}
+
+/// Size targeting for animated stickers, as for stills: quality first, then frame rate, then scale.
+/// Works on the sticker's frames at full size on their canvas (held once, compressed by nothing:
+/// at most the platform's seconds × 15 frames of 512×512).
+public enum AnimatedStickerFitter {
+    /// The qualities tried, best first, per format.
+    static let webpQualities: [Float] = [80, 65, 50, 35]
+    static let webmCRFs = [30, 38, 46, 54]
+    static let apngBits = [8, 6, 5, 4]
+    static let frameSteps = [1, 2, 3]
+    static let scales: [Double] = [1, 0.8, 0.6]
+
+    /// - Parameter frames: the sticker's frames on the platform's canvas, `framesPerSecond` apart.
+    public static func fit(_ frames: [Image], framesPerSecond: Double, rules: AnimatedStickerRules,
+                           scratch: URL) async throws -> FittedAnimation {
+        guard let first = frames.first else { throw ClipError.noFrames }
+        var smallest = Int.max
+        for scale in scales {
+            let scaled = scale == 1 ? frames : frames.map { shrunk($0, scale: scale) }
+            for step in frameSteps where step == 1 || scaled.count / step >= 2 {
+                let kept = stride(from: 0, to: scaled.count, by: step).map { scaled[$0] }
+                let fps = framesPerSecond / Double(step)
+                for level in 0..<4 {
+                    try Task.checkCancellation()
+                    let (data, quality) = try await encode(kept, fps: fps, level: level, extension: rules.fileExtension, scratch: scratch)
+                    smallest = min(smallest, data.count)
+                    if data.count <= rules.maximumBytes {
+                        return FittedAnimation(data: data, width: first.width, height: first.height, frames: kept.count,
+                                               framesPerSecond: (fps * 1000).rounded() / 1000, quality: quality, scale: scale)
+                    }
+                }
+            }
+        }
+        throw ClipError.encoding("the smallest encoding is \(smallest) bytes, over \(rules.platform.displayName)'s \(rules.maximumBytes / 1024) KB")
+    }
+
+    /// The frame with its content shrunk about the centre, the canvas kept.
+    static func shrunk(_ frame: Image, scale: Double) -> Image {
+        let w = max(1, Int(Double(frame.width) * scale)), h = max(1, Int(Double(frame.height) * scale))
+        let small = frame.resized(width: w, height: h, filter: .area)
+        var canvas = Image(width: frame.width, height: frame.height)
+        let x0 = (frame.width - w) / 2, y0 = (frame.height - h) / 2
+        for y in 0..<h {
+            let from = y * w * 4, to = ((y0 + y) * frame.width + x0) * 4
+            canvas.pixels.replaceSubrange(to..<(to + w * 4), with: small.pixels[from..<(from + w * 4)])
+        }
+        return canvas
+    }
+
+    static func encode(_ frames: [Image], fps: Double, level: Int, extension ext: String,
+                       scratch: URL) async throws -> (Data, Int) {
+        let width = frames[0].width, height = frames[0].height
+        func end(_ k: Int) -> Int { Int((Double(k) * 1000 / fps).rounded()) }
+        let milliseconds: [Int] = (0..<frames.count).map { k in end(k + 1) - end(k) }
+        switch ext {
+        case "webp":
+            let quality = webpQualities[level]
+            let chunks = try await concurrentEncode(frames) { frame in
+                try AnimatedWebPWriter.imageChunks(of: WebP.encode(frame, .lossy(quality: quality, method: 4)))
+            }
+            var writer = AnimatedWebPWriter(width: width, height: height)
+            for (chunk, ms) in zip(chunks, milliseconds) { writer.add(encodedFrame: chunk, milliseconds: max(8, ms)) }
+            return (writer.data(), Int(quality))
+        case "png":
+            let bits = apngBits[level]
+            let pngs = try await concurrentEncode(frames) { frame in try ImageEncoder.png(posterised(frame, bits: bits)) }
+            var writer = AnimatedPNGWriter(width: width, height: height)
+            for (png, ms) in zip(pngs, milliseconds) { try writer.add(png: png, milliseconds: max(8, ms)) }
+            return (writer.data(), bits)
+        default:
+            let crf = webmCRFs[level]
+            let file = scratch.appending(path: "fit-\(UUID().uuidString).webm")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let encoder = try WebMEncoder(output: file, width: width - width % 2, height: height - height % 2,
+                                          framesPerSecond: fps, crf: crf)
+            for frame in frames {
+                try encoder.add(frame.width % 2 == 0 && frame.height % 2 == 0 ? frame
+                                : frame.resized(width: width - width % 2, height: height - height % 2, filter: .area))
+            }
+            try encoder.finish()
+            return (try Data(contentsOf: file), Int((100 - Double(crf) * 100 / 63).rounded()))
+        }
+    }
+
+    /// Each channel kept to `bits` bits (fewer distinct values: deflate packs them tighter).
+    static func posterised(_ frame: Image, bits: Int) -> Image {
+        guard bits < 8 else { return frame }
+        let shift = UInt8(8 - bits)
+        var out = frame
+        for i in out.pixels.indices {
+            let v = out.pixels[i] >> shift
+            out.pixels[i] = (v << shift) | (v >> (UInt8(bits) - shift > 0 ? UInt8(bits) - shift : 0))
+        }
+        return out
+    }
+
+    static func concurrentEncode(_ frames: [Image], _ encode: @escaping @Sendable (Image) throws -> Data) async throws -> [Data] {
+        try await concurrentMap(frames, limit: ProcessInfo.processInfo.activeProcessorCount) { try encode($0) }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// What ffprobe says about a clip's first video stream.
+public struct ClipInfo: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+    /// Frames per second (the stream's average rate; its nominal rate when the average is unknown).
+    public var framesPerSecond: Double
+    /// Seconds, when the container says.
+    public var duration: Double?
+
+    public init(width: Int, height: Int, framesPerSecond: Double, duration: Double?) {
+        self.width = width
+        self.height = height
+        self.framesPerSecond = framesPerSecond
+        self.duration = duration
+    }
+
+    /// Probes `clip` with `ffprobe -show_streams -show_format -of json`.
+    public static func probe(_ clip: URL) async throws(ClipError) -> ClipInfo {
+        let ffprobe = try ExternalTool.find("ffprobe")
+        let result = try await ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                            "stream=width,height,avg_frame_rate,r_frame_rate,duration:format=duration",
+                                            "-of", "json", clip.path])
+        guard result.status == 0 else {
+            throw .unreadable(result.errors.isEmpty ? "ffprobe exit status \(result.status)" : result.errors)
+        }
+        return try parse(result.output)
+    }
+
+    /// ffprobe's JSON read; a clip without a video stream or with no size is unreadable.
+    static func parse(_ json: Data) throws(ClipError) -> ClipInfo {
+        struct Output: Decodable {
+            struct Stream: Decodable {
+                var width: Int?, height: Int?
+                var avg_frame_rate: String?, r_frame_rate: String?, duration: String?
+            }
+            struct Format: Decodable { var duration: String? }
+            var streams: [Stream]?
+            var format: Format?
+        }
+        guard let output = try? JSONDecoder().decode(Output.self, from: json),
+              let stream = output.streams?.first else { throw .unreadable("no video stream") }
+        guard let width = stream.width, let height = stream.height, width > 0, height > 0 else {
+            throw .unreadable("the video stream has no frame size")
+        }
+        func rate(_ text: String?) -> Double? {
+            guard let parts = text?.split(separator: "/"), let n = Double(parts.first ?? "") else { return nil }
+            let d = parts.count > 1 ? Double(parts[1]) ?? 0 : 1
+            let value = d > 0 ? n / d : 0
+            return value.isFinite && value > 0 && value <= 1000 ? value : nil
+        }
+        let fps = rate(stream.avg_frame_rate) ?? rate(stream.r_frame_rate) ?? 25
+        let duration = Double(stream.duration ?? "") ?? Double(output.format?.duration ?? "")
+        return ClipInfo(width: width, height: height, framesPerSecond: fps, duration: duration.flatMap { $0 > 0 ? $0 : nil })
+    }
+}
+
+/// The part of a clip a sticker uses.
+public struct ClipPiece: Sendable, Hashable {
+    /// Seconds from the start.
+    public var start: Double
+    /// Seconds.
+    public var duration: Double
+
+    public init(start: Double = 0, duration: Double = 3) {
+        self.start = max(0, start)
+        self.duration = max(0, duration)
+    }
+
+    /// The 0-based index, in the whole clip, of the piece's first frame.
+    public func firstFrameIndex(framesPerSecond: Double) -> Int { Int((start * framesPerSecond).rounded()) }
+}

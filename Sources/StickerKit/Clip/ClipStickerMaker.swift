@@ -1,0 +1,282 @@
+import BoundedConcurrency
+import Foundation
+import Raster
+
+/// The animated formats a clip becomes.
+public enum AnimatedFormat: Sendable, Hashable {
+    /// Animated WebP, lossy frames at this quality (0…100), looping forever.
+    case webp(quality: Float)
+    /// APNG, looping forever.
+    case apng
+    /// WebM, VP9 with alpha, at this bitrate (kbit/s) or, nil, a constant quality.
+    case webm(bitrate: Int?)
+
+    /// The format a file name asks for (`.webp`, `.webm`, `.png`/`.apng`), at its default settings.
+    public init?(pathExtension: String) {
+        switch pathExtension.lowercased() {
+        case "webp": self = .webp(quality: 80)
+        case "webm": self = .webm(bitrate: nil)
+        case "png", "apng": self = .apng
+        default: return nil
+        }
+    }
+}
+
+/// How an animated sticker's canvas is sized.
+public struct CanvasFit: Sendable, Hashable {
+    /// Its longer side at most this.
+    public var maximumSide = 512
+    /// The longer side exactly `maximumSide` (Telegram: one side 512).
+    public var exactSide = false
+    /// A square canvas of `maximumSide` (WhatsApp: 512×512), the sticker centred.
+    public var square = false
+    public init(maximumSide: Int = 512, exactSide: Bool = false, square: Bool = false) {
+        self.maximumSide = maximumSide
+        self.exactSide = exactSide
+        self.square = square
+    }
+}
+
+/// What was made.
+public struct AnimatedStickerSummary: Sendable, Hashable, Codable {
+    public var width: Int
+    public var height: Int
+    public var frames: Int
+    public var framesPerSecond: Double
+    public var bytes: Int
+}
+
+/// A clip (or a piece of it) made into an animated sticker: the frames stream from ffmpeg
+/// (`ClipFrameReader`) through the subject tracker (`ClipSubjectTracker`) and the sticker style to
+/// the encoder, a few frames at a time; memory does not grow with the clip's length.
+public struct ClipStickerMaker: Sendable {
+    public var predictor: any SaliencyPredicting
+    public var style: StickerStyle
+    public var tracking = ClipSubjectTracker.Settings()
+    /// Frames are decoded at most this large on their longer side (ffmpeg scales them): the
+    /// sticker is at most 512 px, so a 1080p clip is cut out at 768 px.
+    public var workingSide = 768
+    /// The sticker's frame rate at most this: source frames are skipped evenly above it.
+    public var maximumFramesPerSecond: Double = 15
+    public var canvas = CanvasFit()
+    /// Frames larger than this are refused before decoding.
+    public var maximumPixelCount = 40_000_000
+
+    public init(predictor: any SaliencyPredicting, style: StickerStyle = StickerStyle()) {
+        self.predictor = predictor
+        self.style = style
+    }
+
+    /// One frame's alpha at the clip's size, with its 0-based index among the clip's frames.
+    public typealias MaskHandler = @Sendable (_ sourceIndex: Int, _ alpha: Mask) async throws -> Void
+
+    /// Makes the sticker of `piece` of `clip` in `format`, writing it to `output` (the caller's
+    /// temporary file). `masks` receives each used frame's alpha; `progress` the frames done.
+    @concurrent
+    public func make(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice = .choice(.main),
+                     format: AnimatedFormat, output: URL, masks: MaskHandler? = nil,
+                     progress: (@Sendable (Int) -> Void)? = nil) async throws -> AnimatedStickerSummary {
+        try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks, progress: progress).summary
+    }
+
+    /// The sticker's frames on their canvas, unencoded, and its frame rate: for size targeting
+    /// (`AnimatedStickerFitter`), which encodes them several times. Held in memory: a sticker's
+    /// piece is short (at most 10 s at 15 frames a second).
+    @concurrent
+    public func frames(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice = .choice(.main),
+                       progress: (@Sendable (Int) -> Void)? = nil) async throws -> (frames: [Image], framesPerSecond: Double) {
+        let made = try await run(clip: clip, piece: piece, first: first, format: nil, output: nil, masks: nil, progress: progress)
+        return (made.frames, made.summary.framesPerSecond)
+    }
+
+    /// `make` (a format and an output) or `frames` (neither: the frames kept).
+    private func run(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
+                     format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
+                     progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image]) {
+        let info = try await ClipInfo.probe(clip)
+        guard info.width * info.height <= maximumPixelCount else { throw ClipError.tooLarge(width: info.width, height: info.height) }
+        let scale = min(1, Double(workingSide) / Double(max(info.width, info.height)))
+        let frameWidth = max(2, Int((Double(info.width) * scale).rounded())), frameHeight = max(2, Int((Double(info.height) * scale).rounded()))
+        let step = max(1, Int((info.framesPerSecond / maximumFramesPerSecond - 1e-6).rounded(.up)))
+        let fps = info.framesPerSecond / Double(step)
+        let firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+        let reader = try ClipFrameReader(clip: clip, info: info, piece: piece, width: frameWidth, height: frameHeight)
+        defer { reader.close() }
+
+        // The first frame's subject scales the first frame's point too.
+        var firstChoice = first
+        if case .point(let x, let y) = first {
+            firstChoice = .point(x: Int(Double(x) * Double(frameWidth) / Double(info.width)),
+                                 y: Int(Double(y) * Double(frameHeight) / Double(info.height)))
+        }
+        var extractor = SubjectExtractor(predictor: predictor, style: style)
+        extractor.refinement.workingDimension = workingSide
+        let tracker = ClipSubjectTracker(extractor: extractor, first: firstChoice, settings: tracking)
+        var sink: FrameSink?
+        var sourceFrame = 0, used = 0
+        var batch: [ClipSubjectTracker.FrameCutOut] = []
+        var style = self.style
+
+        func deliver(_ cuts: [ClipSubjectTracker.FrameCutOut]) async throws {
+            guard !cuts.isEmpty else { return }
+            if sink == nil {
+                // One outline width for every frame (the first frame's subject's), so it stays steady.
+                if style.outlineWidth == nil, let box = tracker.firstCutOut?.mask.bounds {
+                    style.outlineWidth = style.resolvedOutlineWidth(width: box.width, height: box.height)
+                }
+                sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps,
+                                     styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
+            }
+            let styleNow = style, layout = sink!.layout
+            // Style, fit and encode the frames of one look in parallel; add them in order.
+            let encoded = try await concurrentMap(cuts, limit: ProcessInfo.processInfo.activeProcessorCount) { cut in
+                try layout.prepare(styleNow.apply(to: cut.image))
+            }
+            for (cut, frame) in zip(cuts, encoded) {
+                try sink!.add(frame)
+                if let masks {
+                    let sourceIndex = firstIndex + cut.index * step
+                    let alpha = cut.alpha.width == info.width && cut.alpha.height == info.height
+                        ? cut.alpha : cut.alpha.resized(width: info.width, height: info.height)
+                    try await masks(sourceIndex, alpha)
+                }
+                used += 1
+                progress?(used)
+            }
+        }
+
+        do {
+            while let frame = try await reader.next() {
+                try Task.checkCancellation()
+                defer { sourceFrame += 1 }
+                guard sourceFrame % step == 0 else { continue }
+                do { batch.append(try await tracker.push(frame)) } catch {
+                    // A look cut short by cancellation is the cancellation, not a failing model.
+                    try Task.checkCancellation()
+                    throw ClipError.cutOut(error)
+                }
+                // Styled and encoded a few at a time, in parallel (the cut-outs are sequential).
+                if batch.count >= ProcessInfo.processInfo.activeProcessorCount { try await deliver(batch); batch.removeAll() }
+            }
+            try Task.checkCancellation()
+            try await deliver(batch)
+            batch.removeAll()
+        } catch {
+            sink?.cancel()
+            throw error
+        }
+        guard var sink else { throw ClipError.noFrames }
+        let bytes = try sink.finish()
+        return (AnimatedStickerSummary(width: sink.layout.width, height: sink.layout.height, frames: used,
+                                       framesPerSecond: (fps * 1000).rounded() / 1000, bytes: bytes), sink.kept)
+    }
+
+    /// The size `style` gives a canvas of `width`×`height` (every frame's: the margins depend only on it).
+    static func styledSize(_ style: StickerStyle, width: Int, height: Int) -> (width: Int, height: Int) {
+        let probe = style.apply(to: Image(width: width, height: height))
+        return (probe.width, probe.height)
+    }
+}
+
+/// Where each styled frame goes on the canvas, and how it is encoded out of order (in parallel).
+struct CanvasLayout: Sendable {
+    /// nil: the frames are kept unencoded.
+    let format: AnimatedFormat?
+    let width: Int, height: Int
+    /// Where the styled frame goes on the canvas, and at what size.
+    let placed: (x: Int, y: Int, width: Int, height: Int)
+
+    enum Prepared: Sendable {
+        case webpChunks(Data), png(Data), raw(Image)
+    }
+
+    init(format: AnimatedFormat?, canvas: CanvasFit, styledSize: (width: Int, height: Int)) {
+        self.format = format
+        let longer = Double(max(styledSize.width, styledSize.height))
+        let scale = canvas.exactSide || canvas.square ? Double(canvas.maximumSide) / longer : min(1, Double(canvas.maximumSide) / longer)
+        var w = max(2, Int((Double(styledSize.width) * scale).rounded())), h = max(2, Int((Double(styledSize.height) * scale).rounded()))
+        w = min(w, canvas.maximumSide); h = min(h, canvas.maximumSide)
+        if case .webm = format { w -= w & 1; h -= h & 1 }  // 4:2:0 needs even sides
+        (width, height) = canvas.square ? (canvas.maximumSide, canvas.maximumSide) : (w, h)
+        placed = ((width - w) / 2, (height - h) / 2, w, h)
+    }
+
+    /// The styled frame on the canvas, encoded as far as can be done out of order.
+    func prepare(_ styled: Image) throws -> Prepared {
+        var frame = styled.resized(width: placed.width, height: placed.height, filter: .area)
+        if placed.width != width || placed.height != height {
+            var canvas = Image(width: width, height: height)
+            for y in 0..<placed.height {
+                let from = y * placed.width * 4, to = ((placed.y + y) * width + placed.x) * 4
+                canvas.pixels.replaceSubrange(to..<(to + placed.width * 4), with: frame.pixels[from..<(from + placed.width * 4)])
+            }
+            frame = canvas
+        }
+        switch format {
+        case .webp(let quality):
+            return .webpChunks(try AnimatedWebPWriter.imageChunks(of: WebP.encode(frame, .lossy(quality: quality, method: 4))))
+        case .apng: return .png(try ImageEncoder.png(frame))
+        case .webm, nil: return .raw(frame)
+        }
+    }
+}
+
+/// The encoder side of the pipeline: adds the prepared frames in order and finishes the file.
+struct FrameSink {
+    let layout: CanvasLayout
+    let output: URL?
+    let fps: Double
+    /// The frames, when no format was given.
+    private(set) var kept: [Image] = []
+    private var webp: AnimatedWebPWriter?
+    private var apng: AnimatedPNGWriter?
+    private var webm: WebMEncoder?
+    private var elapsedMilliseconds = 0, frames = 0
+
+    init(format: AnimatedFormat?, output: URL?, canvas: CanvasFit, fps: Double, styledSize: (width: Int, height: Int)) throws {
+        layout = CanvasLayout(format: format, canvas: canvas, styledSize: styledSize)
+        self.output = output
+        self.fps = fps
+        switch format {
+        case .webp: webp = AnimatedWebPWriter(width: layout.width, height: layout.height)
+        case .apng: apng = AnimatedPNGWriter(width: layout.width, height: layout.height)
+        case .webm(let bitrate):
+            guard let output else { break }
+            webm = try WebMEncoder(output: output, width: layout.width, height: layout.height, framesPerSecond: fps, bitrate: bitrate)
+        case nil: break
+        }
+    }
+
+    /// Adds the next frame in order; its duration keeps the running total on the frame rate.
+    mutating func add(_ frame: CanvasLayout.Prepared) throws {
+        frames += 1
+        let end = Int((Double(frames) * 1000 / fps).rounded())
+        let milliseconds = max(8, end - elapsedMilliseconds)
+        elapsedMilliseconds += milliseconds
+        switch frame {
+        case .webpChunks(let chunks): webp?.add(encodedFrame: chunks, milliseconds: milliseconds)
+        case .png(let png): try apng?.add(png: png, milliseconds: milliseconds)
+        case .raw(let image):
+            if let webm { try webm.add(image) } else { kept.append(image) }
+        }
+    }
+
+    /// Writes the file (WebP, APNG) or lets ffmpeg finish it (WebM); returns its size in bytes.
+    mutating func finish() throws -> Int {
+        if let webp, let output {
+            let data = webp.data()
+            try data.write(to: output)
+            return data.count
+        }
+        if let apng, let output {
+            let data = apng.data()
+            try data.write(to: output)
+            return data.count
+        }
+        guard let webm, let output else { return 0 }
+        try webm.finish()
+        return (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
+    }
+
+    func cancel() { webm?.cancel() }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Raster
+import Synchronization
+
+/// The subject of a clip followed through its frames, without running the whole network on
+/// every one.
+///
+/// The first frame is cut out as a photo is (the whole still pipeline: clear-subject check, closer
+/// and upside-down looks, the choice of subject); that decides which saliency regions are "the
+/// subject". Then every `keyframeInterval`-th frame gets a full look of the network, and the frames
+/// between get a coarse look (U²-Net-p's 80 px side output: a third of the network's work), which
+/// still places the subject where it really is in that frame. Each look keeps only the regions
+/// that overlap the subject as it was (another salient thing entering the frame is not taken),
+/// and is smoothed along time: the previous frame's saliency, carried along the subject's motion
+/// (`SubjectMotion`: its centre and size), is blended in, so the network's frame-to-frame jitter,
+/// which makes per-frame masks flicker, is damped without a lag behind the moving subject. Every
+/// frame is then refined against its own pixels (guided filter, edge colours) as a photo is.
+///
+/// Causal: each frame is finished as it comes, so nothing is buffered and memory does not grow
+/// with the clip. Owned by one task.
+public final class ClipSubjectTracker {
+    public struct Settings: Sendable, Hashable {
+        /// Frames from one full network look to the next (1: a full look at every frame).
+        public var keyframeInterval = 3
+        /// How much of the previous frame's saliency, carried along the motion, is blended into
+        /// each new look (0: none, each frame alone).
+        public var previousWeight: Float = 0.3
+        /// Grows the previous subject (saliency pixels) when telling which new regions belong to it.
+        public var trackingReach = 12
+        public init() {}
+    }
+
+    /// One frame's cut-out at the frame's size.
+    public struct FrameCutOut: Sendable {
+        /// Position of the frame in the order pushed (0-based).
+        public var index: Int
+        /// The frame with the subject's alpha and cleaned edge colours; transparent elsewhere.
+        public var image: Image
+        /// The alpha alone.
+        public var alpha: Mask
+    }
+
+    /// The first frame's subject: the one chosen, as the photo pipeline cut it.
+    public enum FirstFrameChoice: Sendable, Hashable {
+        case choice(SubjectChoice)
+        /// The subject under this pixel of the frame.
+        case point(x: Int, y: Int)
+    }
+
+    public let settings: Settings
+    let extractor: SubjectExtractor
+    let first: FirstFrameChoice
+    private var session: (any SaliencySession)?
+    private var last: (saliency: Plane, motion: SubjectMotion)?
+    private var count = 0
+    /// The first frame's cut-out, as the photo pipeline made it (its bounds set the outline width).
+    public private(set) var firstCutOut: SubjectExtractor.CutOut?
+
+    public init(extractor: SubjectExtractor, first: FirstFrameChoice = .choice(.main), settings: Settings = Settings()) {
+        self.extractor = extractor
+        self.first = first
+        self.settings = settings
+    }
+
+    /// The next frame's cut-out.
+    public func push(_ frame: Image) async throws(SubjectExtractionError) -> FrameCutOut {
+        let index = count
+        count += 1
+        guard var previous = last else {
+            let saliency = try await startTracking(frame)
+            last = (saliency, SubjectMotion(saliency) ?? SubjectMotion(centerX: 0, centerY: 0, size: 1))
+            return await refine(frame, saliency: saliency, index: index)
+        }
+        let session = self.session ?? extractor.predictor.makeSession()
+        self.session = session
+        let full = index % max(1, settings.keyframeInterval) == 0
+        let raw = full ? try await session.saliency(of: frame) : try await session.coarseSaliency(of: frame)
+        if previous.saliency.width != raw.width || previous.saliency.height != raw.height {
+            // The first look may have been a closer one, pasted at another resolution.
+            previous.saliency = previous.saliency.resized(width: raw.width, height: raw.height, filter: .area)
+            previous.motion = SubjectMotion(previous.saliency) ?? previous.motion
+        }
+        var saliency = follow(raw, previous: previous.saliency)
+        if let seen = SubjectMotion(saliency) {
+            let carried = previous.motion.carry(previous.saliency, to: seen)
+            let weight = settings.previousWeight
+            saliency.values = zip(saliency.values, carried.values).map { $0 * (1 - weight) + $1 * weight }
+        } else {
+            // Out of this look's sight (a blur, a turn): the subject as it was.
+            saliency = previous.saliency
+        }
+        last = (saliency, SubjectMotion(saliency) ?? previous.motion)
+        return await refine(frame, saliency: saliency, index: index)
+    }
+
+    /// The first frame through the photo pipeline; returns its saliency reduced to the chosen subject.
+    private func startTracking(_ frame: Image) async throws(SubjectExtractionError) -> Plane {
+        let seen = SeenSaliency()
+        var extractor = self.extractor
+        extractor.located = { plane in seen.set(plane) }
+        if case .choice(let choice) = first { extractor.choice = choice }
+        var cut = try await extractor.cutOut(from: frame)
+        if case .point(let x, let y) = first {
+            guard let subjects = cut.subjects else { throw .noClearSubject }
+            do throws(SubjectChoiceError) {
+                let rank = try subjects.subject(atX: x, y: y)
+                guard let chosen = try subjects.cutOut(choosing: .ranks([rank])) else { throw .nothingChosen }
+                cut = chosen
+            } catch {
+                throw .noSuchSubject(error)
+            }
+        }
+        firstCutOut = cut
+        guard let raw = seen.get() else { throw .noClearSubject }
+        // The chosen subject's mask at the saliency's resolution is the reference for the first look.
+        let chosen = Plane(width: cut.mask.width, height: cut.mask.height, values: cut.mask.values.map { Float($0) / 255 })
+            .resized(width: raw.width, height: raw.height, filter: .area)
+        let saliency = follow(raw, previous: chosen)
+        return SubjectMotion(saliency) == nil ? chosen : saliency
+    }
+
+    /// `raw` reduced to the regions that overlap the subject of `previous` (grown by the tracking
+    /// reach), tidied as a photo's saliency is; the largest region when none overlaps.
+    func follow(_ raw: Plane, previous: Plane) -> Plane {
+        let regions = ConnectedComponents(raw, threshold: 0.5)
+        guard let largest = regions.largest else { return Plane(width: raw.width, height: raw.height) }
+        let near = Self.grown(previous, by: settings.trackingReach)
+        var kept = [Bool](repeating: false, count: regions.areas.count)
+        for (i, label) in regions.labels.enumerated() where label >= 0 && near[i] { kept[Int(label)] = true }
+        if !kept.contains(true) { kept[Int(largest)] = true }
+        return extractor.cleanup.apply(to: raw, regions: regions, keeping: kept)
+    }
+
+    /// Where `plane` > 0.5, grown by `reach` pixels (a square window: separable running maxima).
+    static func grown(_ plane: Plane, by reach: Int) -> [Bool] {
+        let w = plane.width, h = plane.height
+        var rows = [Bool](repeating: false, count: w * h)
+        for y in 0..<h {
+            var lastOn = Int.min / 2
+            for x in 0..<(w + reach) {
+                if x < w && plane.values[y * w + x] > 0.5 { lastOn = x }
+                let target = x - reach
+                if target >= 0 && target < w && x - lastOn <= 2 * reach { rows[y * w + target] = true }
+            }
+        }
+        var out = [Bool](repeating: false, count: w * h)
+        for x in 0..<w {
+            var lastOn = Int.min / 2
+            for y in 0..<(h + reach) {
+                if y < h && rows[y * w + x] { lastOn = y }
+                let target = y - reach
+                if target >= 0 && target < h && y - lastOn <= 2 * reach { out[target * w + x] = true }
+            }
+        }
+        return out
+    }
+
+    /// The frame cut out along `saliency`, refined against its own pixels as the photo pipeline does.
+    private func refine(_ frame: Image, saliency: Plane, index: Int) async -> FrameCutOut {
+        let refinement = extractor.refinement, bands = extractor.bands
+        let factor = max(1, (max(frame.width, frame.height) + refinement.workingDimension - 1) / refinement.workingDimension)
+        let work = await ColorPlanes.reduced(frame, factor: factor, bands: bands)
+        let magnification = max(Float(work.width) / Float(saliency.width), Float(work.height) / Float(saliency.height))
+        let radius = max(1, Int((magnification * refinement.radiusInSaliencyPixels).rounded()))
+        let coarse = saliency.resized(width: work.width, height: work.height, filter: .area)
+        let filtered = await GuidedFilter(radius: radius, epsilon: refinement.epsilon).apply(guide: work, input: coarse.values)
+        let span = max(1e-3, refinement.high - refinement.low)
+        let alpha = filtered.map { min(1, max(0, ($0 - refinement.low) / span)) }
+        let colors = await ForegroundEstimator(radii: [max(2, radius * 3), max(1, radius / 3)]).estimate(image: work, alpha: alpha)
+        let full = FullResolution(image: frame, alpha: Plane(width: work.width, height: work.height, values: alpha), factor: factor)
+        let mask = await full.mask(bands: bands)
+        var canvas = Image(width: frame.width, height: frame.height)
+        if let box = mask.bounds {
+            let cut = await full.cutOut(mask: mask, in: box, colors: colors, bands: bands)
+            canvas.pixels.withUnsafeMutableBufferPointer { out in
+                cut.pixels.withUnsafeBufferPointer { source in
+                    for y in 0..<box.height {
+                        let from = y * box.width * 4, to = ((box.y + y) * frame.width + box.x) * 4
+                        for i in 0..<(box.width * 4) { out[to + i] = source[from + i] }
+                    }
+                }
+            }
+        }
+        return FrameCutOut(index: index, image: canvas, alpha: mask)
+    }
+}
+
+/// The saliency the photo pipeline reports through `SubjectExtractor.located` (called once, from
+/// its own task): a `Mutex` because the callback must be `Sendable`.
+private final class SeenSaliency: Sendable {
+    private let plane = Mutex<Plane?>(nil)
+    func set(_ value: Plane) { plane.withLock { $0 = value } }
+    func get() -> Plane? { plane.withLock { $0 } }
+}

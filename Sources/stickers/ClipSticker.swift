@@ -1,0 +1,150 @@
+import AtomicFiles
+import ArgumentParser
+import ErrorReasons
+import Foundation
+import Raster
+import StickerKit
+
+/// Whether a file is a clip (video or GIF) rather than a photo: its first bytes or, for the
+/// containers that carry no fixed magic, its extension. Still images (JPEG, PNG, WebP) are photos.
+enum ClipDetection {
+    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv", "avi", "gif", "mpg", "mpeg",
+                                               "ts", "3gp", "ogv", "wmv", "flv"]
+
+    static func isClip(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        if let format = ImageFormat.sniff(head) { return format == .gif }
+        let bytes = [UInt8](head)
+        if bytes.count >= 8, bytes[4..<8].elementsEqual("ftyp".utf8) { return true }  // MP4, MOV, 3GP
+        if bytes.count >= 4, bytes[0..<4].elementsEqual([0x1A, 0x45, 0xDF, 0xA3]) { return true }  // Matroska, WebM
+        return videoExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+}
+
+extension StickerCommand {
+    /// `stickers sticker CLIP -o OUT.webp|.webm|.png`: the clip's subject as an animated sticker.
+    @MainActor func runClip(output: String) async throws {
+        let outputURL = URL(fileURLWithPath: output)
+        guard let format = AnimatedFormat(pathExtension: outputURL.pathExtension) else {
+            throw fail("an animated sticker is written as .webp (animated WebP), .webm (VP9 with alpha) or .png (APNG), not '\(output)'",
+                       ExitStatus.usage)
+        }
+        if listSubjects { throw fail("--list-subjects takes a photo, not a clip", ExitStatus.usage) }
+        if gradient != nil { throw fail("--gradient takes a photo, not a clip", ExitStatus.usage) }
+        let predictor: U2NetSaliency
+        switch await Self.loadModel(explicitPath: model) {
+        case .success(let loaded): predictor = loaded
+        case .failure(let error): throw fail("the cut-out model cannot be used: \(error)", ExitStatus.unavailable)
+        }
+        let first: ClipSubjectTracker.FirstFrameChoice
+        switch (subject, point) {
+        case (.rank(let n)?, _): first = .choice(.ranks([n - 1]))
+        case (.all?, _): first = .choice(.all)
+        case (nil, let point?): first = .point(x: point.x, y: point.y)
+        default: first = .choice(.main)
+        }
+        let maskFolder = mask.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        if let maskFolder {
+            do { try FileManager.default.createDirectory(at: maskFolder, withIntermediateDirectories: true) } catch {
+                throw fail("cannot write \(maskFolder.path): \(ErrorReason.of(error))", ExitStatus.ioError)
+            }
+        }
+        let written = MaskFiles(folder: maskFolder)
+        let maker = ClipStickerMaker(predictor: predictor, style: style.style)
+        let clip = URL(fileURLWithPath: image)
+        let piece = ClipPiece(start: start ?? 0, duration: duration ?? 3)
+        let temporary = AtomicFileWriter.temporaryURL(for: outputURL)
+        AtomicFileWriter.removeLeftovers(in: outputURL.deletingLastPathComponent())
+        let progress = TerminalProgress(label: "frames")
+        let expected = max(1, Int(piece.duration * maker.maximumFramesPerSecond))
+        let outcome = ClipOutcome()
+        var handler: ClipStickerMaker.MaskHandler?
+        if maskFolder != nil { handler = { index, alpha in try await written.write(alpha, index: index) } }
+        let report: @Sendable (Int) -> Void = { done in
+            Task { @MainActor in progress.update(completed: min(done, expected), total: expected) }
+        }
+        let masks = handler
+        let work = Task { () -> Void in
+            do {
+                let summary = try await maker.make(clip: clip, piece: piece, first: first, format: format, output: temporary,
+                                                   masks: masks, progress: report)
+                outcome.result = .success(summary)
+            } catch {
+                outcome.result = .failure(error)
+            }
+        }
+        let interrupts = await InterruptHandler(cancelling: work)
+        await work.value
+        interrupts.stop()
+        progress.finish()
+        switch outcome.result ?? .failure(CancellationError()) {
+        case .success:
+            guard rename(temporary.path, outputURL.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: temporary)
+                await written.removeAll()
+                throw fail("cannot write \(output): \(reason)", ExitStatus.ioError)
+            }
+        case .failure(let error):
+            try? FileManager.default.removeItem(at: temporary)
+            await written.removeAll()
+            throw work.isCancelled ? fail("interrupted: nothing written", ExitCode(130)) : clipFailure(error)
+        }
+    }
+
+    /// The exit status and message for a clip that could not be made.
+    @MainActor private func clipFailure(_ error: any Error) -> Error {
+        if error is CancellationError { return fail("interrupted", ExitCode(130)) }
+        guard let error = error as? ClipError else {
+            if let codec = error as? ImageCodecError, case .codecUnavailable(let reason) = codec {
+                return fail("\(image): \(reason)", ExitStatus.unavailable)
+            }
+            return fail("cannot write \(output ?? ""): \(ErrorReason.of(error))", ExitStatus.ioError)
+        }
+        switch error {
+        case .toolMissing(let tool):
+            return fail("\(image) is a clip and \(tool) is not on PATH: install ffmpeg (apt-get install ffmpeg)", ExitStatus.unavailable)
+        case .unreadable, .noFrames, .tooLarge:
+            return fail("\(image): \(error)", ExitStatus.dataError)
+        case .cutOut(.noClearSubject):
+            return fail("\(image): no clear subject to cut out (nothing stands out from the background)", ExitStatus.dataError)
+        case .cutOut(.modelFailed(let reason)):
+            return fail("the cut-out model cannot run: \(reason)", ExitStatus.unavailable)
+        case .cutOut(.noSuchSubject(.pointOutsidePhoto(let x, let y, let width, let height))):
+            return fail("--point \(x),\(y) is outside the clip's first frame (\(width)×\(height) pixels)", ExitStatus.usage)
+        case .cutOut(let reason):
+            return fail("\(image): \(reason)", ExitStatus.dataError)
+        case .encoding:
+            return fail("\(image): \(error)", ExitStatus.ioError)
+        }
+    }
+}
+
+/// What the clip's work ended with (set on the main actor by its task).
+final class ClipOutcome {
+    var result: Result<AnimatedStickerSummary, any Error>?
+}
+
+/// `--mask DIR` for a clip: each used frame's alpha as DIR/NNNN.png, written atomically; all of
+/// them removed again when the sticker fails (nothing half-done is left).
+actor MaskFiles {
+    let folder: URL?
+    private var names: [URL] = []
+
+    init(folder: URL?) { self.folder = folder }
+
+    func write(_ alpha: Mask, index: Int) throws {
+        guard let folder else { return }
+        let url = folder.appending(path: String(format: "%04d.png", index))
+        let png = try ImageEncoder.png(alpha)
+        try AtomicFileWriter.write(png, to: url)
+        names.append(url)
+    }
+
+    func removeAll() {
+        for url in names { try? FileManager.default.removeItem(at: url) }
+        names.removeAll()
+    }
+}

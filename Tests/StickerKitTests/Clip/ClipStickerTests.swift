@@ -1,0 +1,183 @@
+import Foundation
+import Raster
+@testable import StickerKit
+import Testing
+
+@Suite("Clips: decoding, tracking, animated containers")
+struct ClipStickerTests {
+    func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appending(path: "clip-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func frame(_ k: Int, width: Int = 64, height: Int = 48) -> Image {
+        var image = Image(width: width, height: height)
+        for y in 0..<height { for x in 0..<width where abs(x - 10 - 8 * k) < 8 && abs(y - 24) < 8 {
+            image[x, y] = RGBA8(r: 200, g: 40, b: UInt8(40 * k), a: 255)
+        } }
+        return image
+    }
+
+    @Test("An animated WebP is read by webpmux and Pillow: looping forever, every frame and its duration")
+    func animatedWebP() throws {
+        let webpmux = try ClipTools.require("webpmux")
+        var writer = AnimatedWebPWriter(width: 64, height: 48)
+        for k in 0..<3 { try writer.add(Self.frame(k), milliseconds: [67, 66, 70][k], settings: .lossy(quality: 80)) }
+        let file = try scratch().appending(path: "a.webp")
+        try writer.data().write(to: file)
+        let info = try ClipTools.run([webpmux, "-info", file.path])
+        #expect(info.status == 0, "\(info.errors)")
+        #expect(info.output.contains("Canvas size: 64 x 48"))
+        #expect(info.output.contains("Loop Count : 0"))
+        #expect(info.output.contains("Number of frames: 3"))
+        for duration in [67, 66, 70] { #expect(info.output.contains(" \(duration) "), "\(info.output)") }
+        let pillow = try ClipTools.pillowInfo(file)
+        #expect(pillow["frames"] as? Int == 3)
+        #expect(pillow["size"] as? [Int] == [64, 48])
+    }
+
+    @Test("An APNG is read by Pillow with its frames, durations and endless loop")
+    func animatedPNG() throws {
+        var writer = AnimatedPNGWriter(width: 64, height: 48)
+        for k in 0..<4 { try writer.add(Self.frame(k), milliseconds: 100) }
+        let file = try scratch().appending(path: "a.png")
+        try writer.data().write(to: file)
+        let pillow = try ClipTools.pillowInfo(file)
+        #expect(pillow["format"] as? String == "PNG")
+        #expect(pillow["frames"] as? Int == 4)
+        #expect(pillow["animated"] as? Bool == true)
+        #expect((pillow["durations"] as? [Double])?.allSatisfy { abs($0 - 100) < 0.5 } == true, "\(pillow)")
+        #expect(pillow["loop"] as? Int == 0)
+        // Our own decoder still reads the default image (the first frame).
+        let still = try ImageDecoder.decode(try Data(contentsOf: file))
+        #expect(still == Self.frame(0))
+    }
+
+    @Test("ffprobe's JSON gives size and frame rate; a file without a video stream is unreadable")
+    func probeParsing() throws {
+        let json = #"{"streams":[{"width":640,"height":480,"avg_frame_rate":"30000/1001","r_frame_rate":"30000/1001","duration":"2.5"}],"format":{"duration":"2.6"}}"#
+        let info = try ClipInfo.parse(Data(json.utf8))
+        #expect(info.width == 640 && info.height == 480)
+        #expect(abs(info.framesPerSecond - 29.97) < 0.01)
+        #expect(info.duration == 2.5)
+        #expect(throws: ClipError.self) { try ClipInfo.parse(Data(#"{"streams":[],"format":{}}"#.utf8)) }
+    }
+
+    @Test("A subject carried along its motion lands where it moved, at its new size")
+    func motionCarry() {
+        func blob(_ cx: Float, _ cy: Float, _ r: Float) -> Plane {
+            var plane = Plane(width: 80, height: 80)
+            for y in 0..<80 { for x in 0..<80 where hypot(Float(x) - cx, Float(y) - cy) < r { plane[x, y] = 1 } }
+            return plane
+        }
+        let a = blob(20, 30, 8), b = blob(50, 40, 12)
+        let ma = SubjectMotion(a)!, mb = SubjectMotion(b)!
+        let carried = ma.carry(a, to: mb)
+        let moved = SubjectMotion(carried)!
+        #expect(abs(moved.centerX - mb.centerX) < 1 && abs(moved.centerY - mb.centerY) < 1)
+        #expect(abs(moved.size - mb.size) / mb.size < 0.08)
+    }
+
+    @Test("Frames stream from ffmpeg one at a time at the size asked; closing early stops ffmpeg")
+    func frameReader() async throws {
+        let folder = try scratch()
+        let clip = try ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        let info = try await ClipInfo.probe(clip)
+        #expect(info.width == 160 && info.height == 120 && abs(info.framesPerSecond - 20) < 0.01)
+        let reader = try ClipFrameReader(clip: clip, info: info, piece: ClipPiece(duration: 10), width: 80, height: 60)
+        var count = 0
+        while let frame = try await reader.next() {
+            #expect(frame.width == 80 && frame.height == 60)
+            count += 1
+        }
+        #expect(count == 20)
+        // A piece from the middle: only its frames.
+        let middle = try ClipFrameReader(clip: clip, info: info, piece: ClipPiece(start: 0.5, duration: 0.25), width: 160, height: 120)
+        var inPiece = 0
+        while try await middle.next() != nil { inPiece += 1 }
+        #expect(inPiece == 5)
+        let early = try ClipFrameReader(clip: clip, info: info, piece: ClipPiece(duration: 10), width: 160, height: 120)
+        _ = try await early.next()
+        early.close()
+        #expect(try await early.next() == nil)
+    }
+
+    @Test("A truncated clip is unreadable, named as such, and makes no sticker")
+    func truncatedClip() async throws {
+        let folder = try scratch()
+        let clip = try ClipTools.movingDisc(in: folder)
+        let bytes = try Data(contentsOf: clip)
+        let cut = folder.appending(path: "cut.mp4")
+        try bytes.prefix(bytes.count / 3).write(to: cut)
+        let maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        let output = folder.appending(path: "out.webp")
+        await #expect(throws: ClipError.self) {
+            _ = try await maker.make(clip: cut, piece: ClipPiece(), format: .webp(quality: 80), output: output)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test("A clip becomes an animated sticker in each format, the subject followed in every frame",
+          arguments: ["webp", "png", "webm"])
+    func everyFormat(_ ext: String) async throws {
+        let folder = try scratch()
+        let clip = try ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: StickerStyle())
+        maker.maximumFramesPerSecond = 10
+        let output = folder.appending(path: "out.\(ext)")
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: clip, piece: ClipPiece(), format: try #require(AnimatedFormat(pathExtension: ext)),
+                                           output: output, masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 10)
+        #expect(summary.framesPerSecond == 10)
+        #expect(max(summary.width, summary.height) <= 512)
+        let indexes = await masks.indexes
+        #expect(indexes == Array(stride(from: 0, to: 20, by: 2)))
+        // The disc moves right: each mask's centre of mass moves right with it.
+        let centres = await masks.centres
+        #expect(zip(centres, centres.dropFirst()).allSatisfy { $1 > $0 + 2 }, "\(centres)")
+        let bytes = try Data(contentsOf: output)
+        #expect(bytes.count == summary.bytes)
+        switch ext {
+        case "webm":
+            let ffprobe = try ClipTools.require("ffprobe")
+            let probe = try ClipTools.run([ffprobe, "-v", "error", "-show_streams", "-show_format", "-of", "json", output.path])
+            #expect(probe.output.contains("\"codec_name\": \"vp9\""))
+            #expect(probe.output.contains("\"alpha_mode\": \"1\""))
+            #expect(!probe.output.contains("\"codec_type\": \"audio\""))
+        default:
+            let pillow = try ClipTools.pillowInfo(output)
+            #expect(pillow["frames"] as? Int == 10)
+            #expect(pillow["size"] as? [Int] == [summary.width, summary.height])
+        }
+    }
+
+    @Test("A clip with no subject in its first frame makes nothing")
+    func noSubject() async throws {
+        let folder = try scratch()
+        let ffmpeg = try ClipTools.require("ffmpeg")
+        let clip = folder.appending(path: "grey.mp4")
+        try #require(try ClipTools.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=96x64:r=10:d=1",
+                                        "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path]).status == 0)
+        let maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        let output = folder.appending(path: "out.webp")
+        await #expect(throws: ClipError.cutOut(.noClearSubject)) {
+            _ = try await maker.make(clip: clip, piece: ClipPiece(), format: .webp(quality: 80), output: output)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+}
+
+/// The masks a clip's sticker reported, in order.
+actor MaskLog {
+    private(set) var indexes: [Int] = []
+    private(set) var centres: [Double] = []
+
+    func add(_ index: Int, _ alpha: Mask) {
+        indexes.append(index)
+        var sum = 0.0, mass = 0.0
+        for (i, v) in alpha.values.enumerated() { sum += Double(i % alpha.width) * Double(v); mass += Double(v) }
+        centres.append(mass > 0 ? sum / mass : -1)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The independent tools the clip tests check against (ffmpeg, ffprobe, webpmux, Pillow), run as
+/// child processes; a test that needs one fails in CI and is skipped elsewhere when it is missing.
+enum ClipTools {
+    static func path(_ tool: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let candidate = "\(folder)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    static func require(_ tool: String) throws -> String {
+        try NeededResource.require(path(tool), tool, reason: "not on PATH (apt-get install ffmpeg webp)")
+    }
+
+    /// Runs `arguments` to the end; standard output and error.
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let scratch = FileManager.default.temporaryDirectory.appending(path: "clip-tool-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: scratch.path + ".out")
+            try? FileManager.default.removeItem(atPath: scratch.path + ".err")
+        }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".out"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".err"))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus,
+                String(decoding: try Data(contentsOf: URL(fileURLWithPath: scratch.path + ".out")), as: UTF8.self),
+                String(decoding: try Data(contentsOf: URL(fileURLWithPath: scratch.path + ".err")), as: UTF8.self))
+    }
+
+    /// A test clip made by ffmpeg: a red disc moving left to right over a grey, slowly shifting
+    /// ground, `seconds` long at `fps`.
+    static func movingDisc(in folder: URL, name: String = "disc.mp4", width: Int = 160, height: Int = 120,
+                           fps: Int = 20, seconds: Double = 1) throws -> URL {
+        let ffmpeg = try require("ffmpeg")
+        let url = folder.appending(path: name)
+        let disc = "geq=r='if(lt(hypot(X-(20+T*90),Y-60),22),230,110+X/8)':g='if(lt(hypot(X-(20+T*90),Y-60),22),30,110+X/8)':b='if(lt(hypot(X-(20+T*90),Y-60),22),30,110+X/8)'"
+        var arguments = [ffmpeg, "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=\(width)x\(height):r=\(fps):d=\(seconds)",
+                         "-vf", disc]
+        arguments += name.hasSuffix(".gif") ? [] : ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18"]
+        arguments.append(url.path)
+        let made = try run(arguments)
+        try #require(made.status == 0, "ffmpeg could not make the test clip: \(made.errors)")
+        return url
+    }
+
+    /// Pillow's view of an animated image: frame count, per-frame durations, size, loop.
+    static func pillowInfo(_ file: URL) throws -> [String: Any] {
+        let script = """
+        import json, sys
+        from PIL import Image
+        im = Image.open(sys.argv[1]); durations = []
+        for i in range(getattr(im, 'n_frames', 1)):
+            im.seek(i); durations.append(im.info.get('duration'))
+        print(json.dumps(dict(format=im.format, frames=getattr(im, 'n_frames', 1), animated=getattr(im, 'is_animated', False),
+                              size=list(im.size), durations=durations, loop=im.info.get('loop'), mode=im.mode)))
+        """
+        let result = try run(["python3", "-c", script, file.path])
+        try #require(result.status == 0, "Pillow cannot read \(file.lastPathComponent): \(result.errors)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `stickers sticker CLIP`: the animated sticker's contract, checked with independent tools.
+@Suite("CLI: clips")
+struct ClipCLITests {
+    /// A 1.5 s clip panning across the ladybird sample (a clear subject), made by ffmpeg.
+    static func ladybirdClip(in folder: URL, seconds: Double = 1.5) throws -> URL {
+        let ffmpeg = try NeededResource.require(Self.tool("ffmpeg"), "ffmpeg", reason: "not on PATH (apt-get install ffmpeg)")
+        let clip = folder.appending(path: "ladybird.mp4")
+        let made = try run([ffmpeg, "-v", "error", "-y", "-loop", "1", "-framerate", "20", "-t", "\(seconds)", "-i", Stickers.sample("ladybird.jpg"),
+                            "-vf", "scale=480:-2,crop=400:300:20+40*t:10", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
+        try #require(made == 0, "ffmpeg could not make the test clip")
+        return clip
+    }
+
+    static func tool(_ name: String) -> String? {
+        ["/usr/bin", "/usr/local/bin", "/bin"].map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test("sticker CLIP -o OUT.webp|.webm|.png writes a looping animation and every used frame's mask at the clip's size")
+    func everyFormat() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Self.ladybirdClip(in: folder)
+        for ext in ["webp", "webm", "png"] {
+            let out = folder.appending(path: "s.\(ext)"), masks = folder.appending(path: "masks-\(ext)")
+            let run = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", masks.path, "--outline", "4"],
+                                             environment: ["STICKERS_MODEL": model])
+            #expect(run.status == 0, "\(run)")
+            let names = contents(of: masks)
+            #expect(names.count == 15, "\(names)")  // 1.5 s at 20 fps, every 2nd frame (at most 15 fps)
+            #expect(names.first == "0000.png" && names.dropFirst().first == "0002.png")
+            let mask = try Data(contentsOf: masks.appending(path: "0000.png"))
+            #expect(mask.count > 8 && mask[16..<24] == Data([0, 0, 1, 0x90, 0, 0, 1, 0x2C]), "400×300, the clip's size")
+        }
+        #expect(contents(of: folder).filter { $0.hasPrefix(".") }.isEmpty, "no temporary file left")
+        if let webpmux = Self.tool("webpmux") {
+            let info = folder.appending(path: "info.txt")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: webpmux)
+            process.arguments = ["-info", folder.appending(path: "s.webp").path]
+            process.standardOutput = try FileHandle(forWritingTo: { _ = FileManager.default.createFile(atPath: info.path, contents: nil); return info }())
+            try process.run(); process.waitUntilExit()
+            let text = try String(contentsOf: info, encoding: .utf8)
+            #expect(text.contains("Number of frames: 15") && text.contains("Loop Count : 0"), "\(text)")
+        }
+    }
+
+    @Test("A clip with ffmpeg missing exits 69 saying to install it; a truncated clip 65 naming it; nothing written")
+    func refusals() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Self.ladybirdClip(in: folder)
+        let out = folder.appending(path: "s.webp")
+        let missing = try await Stickers.run(["sticker", clip.path, "-o", out.path],
+                                             environment: ["STICKERS_MODEL": model, "STICKERS_FFMPEG_DIR": folder.appending(path: "none").path])
+        #expect(missing.status == 69, "\(missing)")
+        #expect(missing.stderr.contains("install ffmpeg"))
+
+        let bytes = try Data(contentsOf: clip)
+        let cut = folder.appending(path: "cut.mp4")
+        try bytes.prefix(bytes.count / 2).write(to: cut)
+        let truncated = try await Stickers.run(["sticker", cut.path, "-o", out.path, "--mask", folder.appending(path: "m").path],
+                                               environment: ["STICKERS_MODEL": model])
+        #expect(truncated.status == 65, "\(truncated)")
+        #expect(truncated.stderr.contains("cut.mp4"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        #expect(contents(of: folder.appending(path: "m")).isEmpty)
+
+        let wrongExtension = try await Stickers.run(["sticker", clip.path, "-o", folder.appending(path: "s.jpg").path],
+                                                    environment: ["STICKERS_MODEL": model])
+        #expect(wrongExtension.status == 64, "\(wrongExtension)")
+        #expect(contents(of: folder).sorted() == ["cut.mp4", "ladybird.mp4", "m"])
+    }
+
+    @Test("A clip with no subject exits 65 and writes nothing")
+    func noSubject() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ffmpeg = try NeededResource.require(Self.tool("ffmpeg"), "ffmpeg", reason: "not on PATH")
+        let clip = folder.appending(path: "plain.mp4")
+        try #require(try Self.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=0x5080b0:s=320x240:r=10:d=1",
+                                   "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path]) == 0)
+        let out = folder.appending(path: "s.webm")
+        let run = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", folder.appending(path: "m").path],
+                                         environment: ["STICKERS_MODEL": model])
+        #expect(run.status == 65, "\(run)")
+        #expect(run.stderr.contains("no clear subject"))
+        #expect(contents(of: folder) == ["m", "plain.mp4"])
+        #expect(contents(of: folder.appending(path: "m")).isEmpty)
+    }
+
+    @Test("SIGINT while a clip is cut out exits 130, leaves no file and no ffmpeg behind")
+    func interrupted() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Self.ladybirdClip(in: folder, seconds: 8)
+        let out = folder.appending(path: "s.webm")
+        let seen = Locked<[Int32]>([])
+        let run = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--duration", "8"], environment: ["STICKERS_MODEL": model]) { process, _ in
+            // Once ffmpeg runs under it (the decode has started), interrupt.
+            for _ in 0..<600 where Self.children(of: process.processIdentifier).isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            try await Task.sleep(for: .milliseconds(300))
+            seen.withLock { $0 = Self.children(of: process.processIdentifier) }
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(run.status == 130, "\(run)")
+        #expect(contents(of: folder) == ["ladybird.mp4"])
+        let children = seen.withLock { $0 }
+        #expect(!children.isEmpty)
+        // ffmpeg was killed and reaped with the work: its process ids are gone.
+        for child in children { #expect(kill(child, 0) != 0, "ffmpeg \(child) still runs") }
+    }
+
+    @Test("make with clips beside photos: animated packs of their own that pass each app's rules (ffprobe, webpmux, Pillow); a second run is cached")
+    func packs() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Self.ladybirdClip(in: folder)
+        let cache = folder.appending(path: "cache").path
+        for name in ["a", "b", "c"] {
+            try FileManager.default.copyItem(at: clip, to: folder.appending(path: "\(name).mp4"))
+        }
+        let inputs = ["a", "b", "c"].map { folder.appending(path: "\($0).mp4").path } + ["coffee.png", "marigold.jpg", "ladybird.jpg"].map(Stickers.sample)
+        for platform in ["telegram", "whatsapp", "signal"] {
+            let out = folder.appending(path: "\(platform).\(platform == "whatsapp" ? "wastickers" : "zip")")
+            let run = try await Stickers.run(["make"] + inputs + ["-o", out.path, "--for", platform, "--json", "--cache-dir", cache],
+                                             environment: ["STICKERS_MODEL": model])
+            #expect(run.status == 0, "\(run)")
+            let animated = try #require(run.json?["animated"] as? [String: Any], "\(run)")
+            let packs = try #require(animated["packs"] as? [[String: Any]])
+            #expect(packs.count == 1)
+            let stickers = try #require(packs.first?["stickers"] as? [[String: Any]])
+            #expect(stickers.count == 3)
+            for sticker in stickers {
+                #expect((sticker["bytes"] as? Int ?? .max) <= (platform == "telegram" ? 256 : platform == "whatsapp" ? 500 : 300) * 1024)
+                #expect((sticker["frames"] as? Int ?? 0) >= 2 && sticker["fps"] is Double && sticker["quality"] is Int)
+            }
+            // The first clip was cut out; the two copies (same bytes, same options) came from the cache.
+            if platform == "telegram" { #expect(stickers.map { $0["cached"] as? Bool } == [false, true, true]) }
+            let file = try #require(packs.first?["file"] as? String)
+            let unzip = folder.appending(path: "unzipped-\(platform)")
+            try #require(try Self.run(["/usr/bin/env", "python3", "-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+                                       file, unzip.path]) == 0)
+            let first = unzip.appending(path: try #require(stickers.first?["file"] as? String))
+            switch platform {
+            case "telegram":
+                let ffprobe = try NeededResource.require(Self.tool("ffprobe"), "ffprobe", reason: "not on PATH")
+                let probe = folder.appending(path: "probe.json")
+                _ = FileManager.default.createFile(atPath: probe.path, contents: nil)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: ffprobe)
+                process.arguments = ["-v", "error", "-show_streams", "-show_format", "-of", "json", first.path]
+                process.standardOutput = try FileHandle(forWritingTo: probe)
+                try process.run(); process.waitUntilExit()
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: probe)) as? [String: Any])
+                let streams = try #require(json["streams"] as? [[String: Any]])
+                #expect(streams.count == 1 && streams[0]["codec_name"] as? String == "vp9")
+                let tags = streams[0]["tags"] as? [String: Any]
+                #expect(tags?["alpha_mode"] as? String == "1" || tags?["ALPHA_MODE"] as? String == "1")
+                let w = streams[0]["width"] as? Int ?? 0, h = streams[0]["height"] as? Int ?? 0
+                #expect(max(w, h) == 512 && min(w, h) <= 512)
+                let duration = Double((json["format"] as? [String: Any])?["duration"] as? String ?? "9") ?? 9
+                #expect(duration <= 3.01)
+            case "whatsapp":
+                if let webpmux = Self.tool("webpmux") {
+                    let info = folder.appending(path: "info.txt")
+                    _ = FileManager.default.createFile(atPath: info.path, contents: nil)
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: webpmux)
+                    process.arguments = ["-info", first.path]
+                    process.standardOutput = try FileHandle(forWritingTo: info)
+                    try process.run(); process.waitUntilExit()
+                    let text = try String(contentsOf: info, encoding: .utf8)
+                    #expect(text.contains("Canvas size: 512 x 512") && text.contains("Loop Count : 0"), "\(text)")
+                }
+                #expect(FileManager.default.fileExists(atPath: out.path), "the still pack stays apart")
+            default:
+                let pillow = try Self.run(["/usr/bin/env", "python3", "-c",
+                                           "import sys; from PIL import Image; im = Image.open(sys.argv[1]); "
+                                           + "assert im.format == 'PNG' and im.is_animated and max(im.size) <= 512, im.size; "
+                                           + "assert sum(im.seek(i) or im.info['duration'] for i in range(im.n_frames)) <= 3000",
+                                           first.path])
+                #expect(pillow == 0)
+            }
+        }
+    }
+
+    /// The process ids whose parent is `pid` (from /proc).
+    static func children(of pid: Int32) -> [Int32] {
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return all.compactMap { Int32($0) }.filter { child in
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && Int32(fields[1]) == pid
+        }
+    }
+}

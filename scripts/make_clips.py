@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""A development set of clips for animated stickers, with the true alpha of every frame.
+
+Each clip moves a cut-out object (one of the photo dev set's objects, cut out with its true mask,
+cases 001-010 of ../shared/evalset) over a slowly panned background (the dev set's subject-less
+backgrounds 011-013, or another case's photo far from its object), turning it, scaling it and
+adding sensor noise, as ../shared/evalset-clips is described; one clip is a GIF and one has no
+subject (the pan alone). The motions follow one rule with a per-clip seed: nothing is tuned to a
+clip. Writes, in the layout eval/clips.py reads:
+
+    OUT/cNN.mp4 | cNN.gif, OUT/cNN.json (fps, frames, size, subject), OUT/cNN/NNNN.mask.png
+
+    python3 scripts/make_clips.py [--evalset DIR] [--count N] OUT
+
+Needs ffmpeg, Pillow and numpy.
+"""
+import argparse, json, math, os, shutil, subprocess, tempfile
+
+import numpy as np
+from PIL import Image
+
+here = os.path.dirname(os.path.abspath(__file__))
+parser = argparse.ArgumentParser()
+parser.add_argument('--evalset', default=os.path.join(here, '../../shared/evalset'))
+parser.add_argument('--count', type=int, default=6, help='clips with a subject (one of them a GIF); one more has none')
+parser.add_argument('out')
+args = parser.parse_args()
+os.makedirs(args.out, exist_ok=True)
+
+OBJECTS = ['%03d' % i for i in range(1, 11)]
+BACKGROUNDS = ['011', '012', '013']
+
+
+def oriented(path):
+    from PIL import ImageOps
+    return ImageOps.exif_transpose(Image.open(path)).convert('RGB')
+
+
+def cut_object(case):
+    photo = np.asarray(oriented(f'{args.evalset}/{case}.jpg'), np.float32)
+    alpha = np.asarray(Image.open(f'{args.evalset}/{case}.mask.png').convert('L'), np.float32) / 255
+    ys, xs = np.nonzero(alpha > 0.02)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    rgba = np.dstack([photo[y0:y1, x0:x1], alpha[y0:y1, x0:x1, None] * 255]).astype(np.uint8)
+    return Image.fromarray(rgba, 'RGBA')
+
+
+def clip(name, index, subject, gif):
+    rng = np.random.default_rng(1000 + index)
+    w, h = (480, 360) if gif else ((640, 480) if index % 2 else (576, 432))
+    fps = 15 if gif else (30 if index % 3 else 25)
+    frames = int(fps * (2.0 if gif else 2.5))
+    background = oriented(f'{args.evalset}/{BACKGROUNDS[index % len(BACKGROUNDS)]}.jpg')
+    # The background, 1.35× the frame, panned diagonally across its spare margin.
+    scale = 1.35 * max(w / background.width, h / background.height)
+    background = background.resize((int(background.width * scale) + 1, int(background.height * scale) + 1), Image.LANCZOS)
+    bg = np.asarray(background, np.float32)
+    spare_x, spare_y = bg.shape[1] - w, bg.shape[0] - h
+    thing = cut_object(OBJECTS[(index * 3) % len(OBJECTS)]) if subject else None
+    if thing is not None:
+        # Shrunk once to the largest size it takes (resizing the full-size cut-out per frame is slow).
+        shrink = min(1.0, 1.25 * 0.55 * min(w, h) / max(thing.width, thing.height))
+        thing = thing.resize((max(1, int(thing.width * shrink)), max(1, int(thing.height * shrink))), Image.LANCZOS)
+        base = 0.55 * min(w, h) / max(thing.width, thing.height)
+    phase = rng.uniform(0, 2 * math.pi, 4)
+    tmp = tempfile.mkdtemp(prefix='clip-')
+    masks = f'{args.out}/{name}'
+    shutil.rmtree(masks, ignore_errors=True)
+    os.makedirs(masks)
+    for k in range(frames):
+        t = k / max(1, frames - 1)
+        ox, oy = int(spare_x * (0.1 + 0.8 * t)), int(spare_y * (0.8 - 0.6 * t))
+        frame = bg[oy:oy + h, ox:ox + w].copy()
+        alpha = np.zeros((h, w), np.float32)
+        if thing is not None:
+            s = base * (1 + 0.2 * math.sin(2 * math.pi * t + phase[0]))          # scaling
+            angle = 25 * math.sin(2 * math.pi * t * 0.8 + phase[1])              # turning
+            obj = thing.resize((max(1, int(thing.width * s)), max(1, int(thing.height * s))), Image.LANCZOS)
+            obj = obj.rotate(angle, resample=Image.BICUBIC, expand=True)
+            cx = w * (0.5 + 0.22 * math.sin(2 * math.pi * t + phase[2]))         # moving
+            cy = h * (0.5 + 0.15 * math.sin(2 * math.pi * t * 1.3 + phase[3]))
+            layer = Image.new('RGBA', (w, h))
+            layer.paste(obj, (int(cx - obj.width / 2), int(cy - obj.height / 2)), obj)
+            arr = np.asarray(layer, np.float32)
+            alpha = arr[..., 3] / 255
+            frame = frame * (1 - alpha[..., None]) + arr[..., :3] * alpha[..., None]
+        frame = np.clip(frame + rng.normal(0, 3.0, frame.shape), 0, 255).astype(np.uint8)  # sensor noise
+        Image.fromarray(frame).save(f'{tmp}/{k:04d}.png')
+        Image.fromarray((alpha * 255 + 0.5).astype(np.uint8), 'L').save(f'{masks}/{k:04d}.mask.png')
+    if gif:
+        target = f'{args.out}/{name}.gif'
+        subprocess.run(['ffmpeg', '-v', 'error', '-y', '-framerate', str(fps), '-i', f'{tmp}/%04d.png', '-filter_complex',
+                        '[0:v]split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=bayer', target], check=True)
+    else:
+        target = f'{args.out}/{name}.mp4'
+        subprocess.run(['ffmpeg', '-v', 'error', '-y', '-framerate', str(fps), '-i', f'{tmp}/%04d.png', '-c:v', 'libx264',
+                        '-pix_fmt', 'yuv420p', '-crf', '20', target], check=True)
+    shutil.rmtree(tmp)
+    with open(f'{args.out}/{name}.json', 'w') as f:
+        json.dump(dict(fps=fps, frames=frames, size=[w, h], subject=subject,
+                       object=None if thing is None else OBJECTS[(index * 3) % len(OBJECTS)],
+                       background=BACKGROUNDS[index % len(BACKGROUNDS)]), f, indent=1)
+    print(target, frames, 'frames', f'{w}x{h}', f'{fps} fps', 'subject' if subject else 'no subject')
+
+
+for i in range(args.count):
+    clip('c%02d' % (i + 1), i + 1, True, gif=(i == args.count - 1))
+clip('c%02d' % (args.count + 1), args.count + 1, False, gif=False)
