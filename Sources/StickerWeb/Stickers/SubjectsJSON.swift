@@ -41,7 +41,7 @@ struct SubjectChoiceJSON: Codable, Sendable, Equatable {
     var ranks: [Int]
 
     /// The choice, 0-based; none is refused (422). Ranks beyond the photo's subjects are refused
-    /// by the session, which knows how many there are.
+    /// by the service (`PhotoSubjects.ranks(of:)`), which knows how many there are.
     func choice() throws(WebError) -> SubjectChoice {
         guard !ranks.isEmpty else { throw .unprocessable("choose at least one subject") }
         if let bad = ranks.first(where: { $0 < 1 }) { throw .unprocessable("subjects are numbered from 1, not \(bad)") }
