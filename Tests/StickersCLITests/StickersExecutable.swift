@@ -33,6 +33,10 @@ enum Stickers {
         var description: String { "exit \(status); stderr: \(stderr); stdout: \(output.prefix(400))" }
     }
 
+    /// The processed-photo cache every run of this test process shares (unless a test gives its
+    /// own): tests still see entries made by earlier runs, as a user would.
+    static let runCache = FileManager.default.temporaryDirectory.appending(path: "stickers-cli-cache-\(getpid())")
+
     /// Runs `stickers ARGUMENTS` to its end. `environment` adds to (or, with nil, removes from)
     /// this process's environment; `started` runs once the process is running, with the file
     /// its standard error goes to (its standard output goes to `out` beside it).
@@ -50,6 +54,9 @@ enum Stickers {
         var env = ProcessInfo.processInfo.environment
         // `make` records its packs in the library: a test's own, never the user's, unless it says.
         env["STICKERS_DATA_DIR"] = scratch.appending(path: "library").path
+        // And a processed-photo cache of this test run's, never the user's: other programs (older
+        // builds, other checkouts) sharing that one must not make a test pass or fail.
+        env["STICKERS_CACHE_DIR"] = runCache.path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let folder { process.currentDirectoryURL = folder }
