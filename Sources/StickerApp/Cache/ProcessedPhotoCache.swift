@@ -34,6 +34,10 @@ public actor ProcessedPhotoCache {
     public nonisolated let disk: ProcessedPhotoDiskCache
     /// Removed when the cache goes away: a cache made without a disk folder of its own.
     private let temporaryFolder: URL?
+    /// The PNGs each new entry is given. A lasting cache keeps them all (the mask and the unstyled
+    /// cut-out let a later restyle or another subject choice skip the network); `make --no-cache`
+    /// packs only the sticker and its gradient picture from a folder that is deleted afterwards.
+    private let kinds: Set<StickerPNGs.Kind>
     private var entries: [ContentDigest: Entry] = [:]
     /// The disk entries this process used: never evicted under it.
     private var used: Set<String> = []
@@ -43,16 +47,23 @@ public actor ProcessedPhotoCache {
         self.identity = processor.outputIdentity
         self.disk = disk
         self.temporaryFolder = nil
+        self.kinds = Self.allKinds
     }
+
+    /// Every PNG an entry can hold: what a lasting cache keeps.
+    public static let allKinds: Set<StickerPNGs.Kind> = [.sticker, .gradient, .mask, .cutOut]
 
     /// A cache whose disk layer is a private temporary folder, removed with the cache: for
     /// `--no-cache` and tests (the files still have to live somewhere until they are packed).
-    public init(processor: any PhotoProcessing) {
+    /// `kinds`: the PNGs made for each photo (the sticker and its gradient picture are always
+    /// made); `make --no-cache` asks for those two alone, since nothing will restyle them.
+    public init(processor: any PhotoProcessing, keeping kinds: Set<StickerPNGs.Kind> = allKinds) {
         let folder = FileManager.default.temporaryDirectory.appending(path: "stickers-\(UUID().uuidString)", directoryHint: .isDirectory)
         self.processor = processor
         self.identity = processor.outputIdentity
         self.disk = ProcessedPhotoDiskCache(folder: folder, sizeLimit: .max)
         self.temporaryFolder = folder
+        self.kinds = kinds.union([.sticker, .gradient])
     }
 
     deinit {
@@ -79,7 +90,7 @@ public actor ProcessedPhotoCache {
         case nil:
             let diskKey = ProcessedPhotoDiskCache.Key(digest: key.hex, identity: identity)
             used.insert(diskKey.name)
-            task = Task { [processor, disk] in try await Self.make(data, key: diskKey, processor: processor, disk: disk) }
+            task = Task { [processor, disk, kinds] in try await Self.make(data, key: diskKey, processor: processor, disk: disk, kinds: kinds) }
             entries[key] = .inFlight(task, waiters: 1)
         }
         return try await withTaskCancellationHandler {
@@ -91,7 +102,7 @@ public actor ProcessedPhotoCache {
 
     /// Disk, else compute and store.
     @concurrent private static func make(_ data: Data, key: ProcessedPhotoDiskCache.Key, processor: any PhotoProcessing,
-                                         disk: ProcessedPhotoDiskCache) async throws -> (Outcome, Origin) {
+                                         disk: ProcessedPhotoDiskCache, kinds: Set<StickerPNGs.Kind>) async throws -> (Outcome, Origin) {
         if let found = await disk.lookup(key) { return (found, .disk) }
         let photo: ProcessedPhoto
         do {
@@ -102,7 +113,7 @@ public actor ProcessedPhotoCache {
             return (.failure(error), .computed)
         }
         try Task.checkCancellation()
-        let pngs = try await StickerPNGs.render(photo, kinds: [.sticker, .gradient, .mask, .cutOut])
+        let pngs = try await StickerPNGs.render(photo, kinds: kinds)
         var files = try await disk.store(pngs, colorScheme: photo.colorScheme, for: key)
         files.style = photo.sticker.style
         return (.success(files), .computed)
