@@ -17,8 +17,8 @@ enum AllocatorTuning {
         _ = stickers_keep_freed_memory_for_reuse()
     }
 
-    /// For `make`'s batch and the long-running `serve`: their memory must not grow with the
-    /// number of photos or the hours of use.
+    /// For the long-running `serve`: its memory must not grow with the hours of use, and goes
+    /// back to the system when idle (`make` uses `oneHeapKeptForReuse`, below).
     ///
     /// Why: glibc raises its mmap threshold each time a large mapped block is freed (up to 32 MiB),
     /// so after the first photo the multi-megabyte planes come from the heap, whose free space
@@ -30,5 +30,20 @@ enum AllocatorTuning {
     /// end 221 → 103 MB.
     static func returnLargeBlocksAtOnce() {
         _ = stickers_return_large_blocks_at_once()
+    }
+
+    /// For `make`'s batch: freed memory reused as in the one-photo commands, and its peak memory
+    /// flat however many photos the batch has.
+    ///
+    /// Why: with glibc's defaults the planes of photos processed on different threads fill
+    /// different arenas (heaps), whose free space adds up and fragments: peak RSS of a release
+    /// `make` grew 311 → 353 → 425 MB over 25 → 50 → 100 photos. A fixed 2 MiB mmap threshold
+    /// (the previous cure) kept it flat but mapped every plane afresh, so the kernel faulted in and
+    /// zeroed each page of each plane: system time was a fifth of `make`'s CPU and its wall time
+    /// rose ~35 % (issue 37). One shared heap, kept for reuse, is flat and costs no faults; the
+    /// threads' small allocations come from their own tcache, so the shared heap's lock is not
+    /// contended (user time unchanged). Figures in docs/benchmarks.md ("make: the lost third").
+    static func oneHeapKeptForReuse() {
+        _ = stickers_one_heap_kept_for_reuse()
     }
 }

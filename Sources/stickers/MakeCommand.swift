@@ -77,7 +77,7 @@ struct MakeCommand: AsyncParsableCommand {
     }
 
     @MainActor func run() async throws {
-        AllocatorTuning.returnLargeBlocksAtOnce()
+        AllocatorTuning.oneHeapKeptForReuse()
         var collected = PhotoInputs.collect(inputs)
         guard !collected.files.isEmpty || !collected.missing.isEmpty || !collected.clips.isEmpty else {
             throw fail("no photos (.jpg, .jpeg, .png, .webp) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
@@ -127,7 +127,7 @@ struct MakeCommand: AsyncParsableCommand {
 
         // Each photo's PNGs are written to the cache as it finishes; the model keeps only where
         // they are, and the pack is assembled from those files.
-        let cache = noCache ? ProcessedPhotoCache(processor: processor)
+        let cache = noCache ? ProcessedPhotoCache(processor: processor, keeping: [.sticker, .gradient])
             : ProcessedPhotoCache(processor: processor, disk: .standard(cacheDirectory: StickerPaths.cacheDirectory(explicit: cacheDir)))
         let model = StickerViewModel(cache: cache, maxConcurrentJobs: jobs)
         let photos = collected.files.map(SelectedPhoto.init(file:))

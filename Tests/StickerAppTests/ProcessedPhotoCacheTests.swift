@@ -126,6 +126,17 @@ import StickerKit
         #expect(processor.calls == 1)
     }
 
+    @Test("a temporary cache asked for the sticker and gradient alone writes no mask or cut-out")
+    func aPackOnlyCacheSkipsTheRestylingFiles() async throws {
+        let all = try await ProcessedPhotoCache(processor: FakePhotoProcessor()).stickerFiles(for: Data("photo".utf8))
+        let packOnly = try await ProcessedPhotoCache(processor: FakePhotoProcessor(), keeping: [.sticker, .gradient])
+            .stickerFiles(for: Data("photo".utf8))
+        #expect(all.mask != nil && all.cutOut != nil)
+        #expect(packOnly.mask == nil && packOnly.cutOut == nil)
+        #expect(FileManager.default.fileExists(atPath: packOnly.sticker.path))
+        #expect(FileManager.default.fileExists(atPath: packOnly.gradient.path))
+    }
+
     @Test func aRememberedPhotoIsNotProcessedAgain() async throws {
         let processor = FakePhotoProcessor()
         let cache = ProcessedPhotoCache(processor: processor)

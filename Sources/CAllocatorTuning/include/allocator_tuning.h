@@ -6,9 +6,11 @@
 /// module does not include <malloc.h>, hence this C function. Returns 1 when both took effect.
 int stickers_keep_freed_memory_for_reuse(void);
 
-/// glibc only (elsewhere a no-op): blocks of 2 MiB and more are mapped on their own and go back to
-/// the kernel when freed, at a fixed threshold (mallopt's M_MMAP_THRESHOLD), which also stops
-/// glibc from raising the threshold as large blocks are freed. Returns 1 when it took effect.
+/// glibc only (elsewhere a no-op): as stickers_keep_freed_memory_for_reuse, and threads started
+/// from now on share the existing heaps (mallopt's M_ARENA_MAX) instead of each growing its own.
+/// Returns 1 when all took effect.
+int stickers_one_heap_kept_for_reuse(void);
+
 int stickers_return_large_blocks_at_once(void);
 
 #endif

@@ -43,6 +43,17 @@ extension CIELab {
         return (l * l + c * c + h * h + RT * c * h).squareRoot()
     }
 
+    /// A bound `deltaE2000(to:)` is never below, for the price of a few multiplications: its
+    /// lightness term alone. (The formula is √(l² + c² + h² + R_T·c·h) with |R_T| ≤ 2, and
+    /// l² + c² + h² − 2|c·h| = l² + (|c| − |h|)² ≥ l².) A nearest-colour search skips the full
+    /// formula for candidates whose bound already exceeds the best distance found.
+    public func deltaE2000LowerBound(to other: CIELab) -> Double {
+        let meanLp = (L + other.L) / 2
+        let lightness50 = (meanLp - 50) * (meanLp - 50)
+        let SL = 1 + 0.015 * lightness50 / (20 + lightness50).squareRoot()
+        return abs(other.L - L) / SL
+    }
+
     private static func hueDegrees(_ b: Double, _ a: Double) -> Double {
         if a == 0 && b == 0 { return 0 }
         let h = atan2(b, a) * 180 / .pi

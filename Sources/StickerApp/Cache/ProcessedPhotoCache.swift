@@ -35,6 +35,10 @@ public actor ProcessedPhotoCache {
     public nonisolated let disk: ProcessedPhotoDiskCache
     /// Removed when the cache goes away: a cache made without a disk folder of its own.
     private let temporaryFolder: URL?
+    /// The PNGs each new entry is given. A lasting cache keeps them all (the mask and the unstyled
+    /// cut-out let a later restyle or another subject choice skip the network); `make --no-cache`
+    /// packs only the sticker and its gradient picture from a folder that is deleted afterwards.
+    private let kinds: Set<StickerPNGs.Kind>
     private var entries: [ContentDigest: Entry] = [:]
     /// The disk entries this process used: never evicted under it.
     private var used: Set<String> = []
@@ -49,11 +53,17 @@ public actor ProcessedPhotoCache {
         self.disk = disk
         self.readers = CacheReaders(cacheFolder: disk.folder)
         self.temporaryFolder = nil
+        self.kinds = Self.allKinds
     }
+
+    /// Every PNG an entry can hold: what a lasting cache keeps.
+    public static let allKinds: Set<StickerPNGs.Kind> = [.sticker, .gradient, .mask, .cutOut]
 
     /// A cache whose disk layer is a private temporary folder, removed with the cache: for
     /// `--no-cache` and tests (the files still have to live somewhere until they are packed).
-    public init(processor: any PhotoProcessing) {
+    /// `kinds`: the PNGs made for each photo (the sticker and its gradient picture are always
+    /// made); `make --no-cache` asks for those two alone, since nothing will restyle them.
+    public init(processor: any PhotoProcessing, keeping kinds: Set<StickerPNGs.Kind> = allKinds) {
         // Named by this process, so the next one removes it if this one is killed before deinit.
         let temporary = FileManager.default.temporaryDirectory
         ProcessOwnedName.removeLeftovers(in: temporary, prefix: Self.temporaryPrefix)
@@ -63,6 +73,7 @@ public actor ProcessedPhotoCache {
         self.disk = ProcessedPhotoDiskCache(folder: folder, sizeLimit: .max)
         self.readers = CacheReaders(cacheFolder: folder)
         self.temporaryFolder = folder
+        self.kinds = kinds.union([.sticker, .gradient])
     }
 
     /// The private folders of caches without a disk folder of their own: `stickers-nocache-PID-UUID`.
@@ -94,7 +105,7 @@ public actor ProcessedPhotoCache {
             let diskKey = ProcessedPhotoDiskCache.Key(digest: key.hex, identity: identity)
             used.insert(diskKey.name)
             readers.register(diskKey.name)
-            task = Task { [processor, disk] in try await Self.make(data, key: diskKey, processor: processor, disk: disk) }
+            task = Task { [processor, disk, kinds] in try await Self.make(data, key: diskKey, processor: processor, disk: disk, kinds: kinds) }
             entries[key] = .inFlight(task, waiters: 1)
         }
         return try await withTaskCancellationHandler {
@@ -106,7 +117,7 @@ public actor ProcessedPhotoCache {
 
     /// Disk, else compute and store.
     @concurrent private static func make(_ data: Data, key: ProcessedPhotoDiskCache.Key, processor: any PhotoProcessing,
-                                         disk: ProcessedPhotoDiskCache) async throws -> (Outcome, Origin) {
+                                         disk: ProcessedPhotoDiskCache, kinds: Set<StickerPNGs.Kind>) async throws -> (Outcome, Origin) {
         if let found = await disk.lookup(key) { return (found, .disk) }
         let photo: ProcessedPhoto
         do {
@@ -117,7 +128,7 @@ public actor ProcessedPhotoCache {
             return (.failure(error), .computed)
         }
         try Task.checkCancellation()
-        let pngs = try await StickerPNGs.render(photo, kinds: [.sticker, .gradient, .mask, .cutOut])
+        let pngs = try await StickerPNGs.render(photo, kinds: kinds)
         var files = try await disk.store(pngs, colorScheme: photo.colorScheme, for: key)
         files.style = photo.sticker.style
         return (.success(files), .computed)

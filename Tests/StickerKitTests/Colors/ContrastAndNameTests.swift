@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import Testing
 @testable import StickerKit
 
@@ -62,6 +63,33 @@ private func color(_ hex: String) -> PaletteColor {
         #expect(ColorNames.count == 949)
         #expect(ColorNames.name(of: color("#E40102")) == "red")
         #expect(ColorNames.name(of: color("#FEFEFE")) == "white")
+    }
+
+    @Test("the pruned search names every colour as the exhaustive CIEDE2000 search does")
+    func prunedSearchIsExact() {
+        // Every 16th level per channel and the extremes (17³ colours): skipping candidates by
+        // their lightness bound must never change the name.
+        let levels = Array(stride(from: 0, through: 255, by: 16)) + [255]
+        var differing: [String] = []
+        for red in levels {
+            for green in levels {
+                for blue in levels {
+                    let color = PaletteColor(red: UInt8(red), green: UInt8(green), blue: UInt8(blue), weight: 1)
+                    if ColorNames.name(of: color) != ColorNames.exhaustiveName(of: color) { differing.append(color.hex) }
+                }
+            }
+        }
+        #expect(differing.isEmpty)
+    }
+
+    @Test("the lightness bound is never above the CIEDE2000 distance")
+    func lowerBound() {
+        var seed: UInt64 = 7
+        func next() -> UInt8 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return UInt8(seed >> 56) }
+        for _ in 0..<20_000 {
+            let a = CIELab(red: next(), green: next(), blue: next()), b = CIELab(red: next(), green: next(), blue: next())
+            #expect(a.deltaE2000LowerBound(to: b) <= a.deltaE2000(to: b) * (1 + 1e-12))
+        }
     }
 
     @Test("the JSON palette carries each colour's name, text colour and contrast")
