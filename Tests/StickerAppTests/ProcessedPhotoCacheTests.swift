@@ -128,13 +128,16 @@ import StickerKit
 
     @Test("a temporary cache asked for the sticker and gradient alone writes no mask or cut-out")
     func aPackOnlyCacheSkipsTheRestylingFiles() async throws {
-        let all = try await ProcessedPhotoCache(processor: FakePhotoProcessor()).stickerFiles(for: Data("photo".utf8))
-        let packOnly = try await ProcessedPhotoCache(processor: FakePhotoProcessor(), keeping: [.sticker, .gradient])
-            .stickerFiles(for: Data("photo".utf8))
-        #expect(all.mask != nil && all.cutOut != nil)
-        #expect(packOnly.mask == nil && packOnly.cutOut == nil)
-        #expect(FileManager.default.fileExists(atPath: packOnly.sticker.path))
-        #expect(FileManager.default.fileExists(atPath: packOnly.gradient.path))
+        // Both caches stay alive to the end: a temporary cache's folder goes with it.
+        let full = ProcessedPhotoCache(processor: FakePhotoProcessor())
+        let packOnly = ProcessedPhotoCache(processor: FakePhotoProcessor(), keeping: [.sticker, .gradient])
+        let all = try await full.stickerFiles(for: Data("photo".utf8))
+        let some = try await packOnly.stickerFiles(for: Data("photo".utf8))
+        #expect(all.mask != nil)
+        #expect(some.mask == nil && some.cutOut == nil && some.subjects == nil)
+        #expect(FileManager.default.fileExists(atPath: some.sticker.path))
+        #expect(FileManager.default.fileExists(atPath: some.gradient.path))
+        withExtendedLifetime((full, packOnly)) {}
     }
 
     @Test func aRememberedPhotoIsNotProcessedAgain() async throws {
