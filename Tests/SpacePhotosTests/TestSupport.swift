@@ -25,13 +25,16 @@ extension FakeAPODServer {
     func client(
         recorder: Recorder = Recorder(),
         maxAttempts: Int = 3,
-        requestTimeout: Duration = .seconds(10),
+        requestTimeout: Duration = .seconds(120),
         maxRetryAfter: Duration = .seconds(30)
     ) -> APODClient {
         APODClient(configuration: APODConfiguration(
             baseURL: apiURL,
             apiKey: "test-key",
             environment: [:],
+            // Generous: this process's other tests keep both cores busy (the network, clips), and an
+            // in-process server answers only when the cooperative pool gets to it.
+            connectTimeout: .seconds(120),
             requestTimeout: requestTimeout,
             retry: RetryPolicy(
                 maxAttempts: maxAttempts, initialBackoff: .milliseconds(100), maxRetryAfter: maxRetryAfter,

@@ -8,6 +8,7 @@ import Testing
 private func makeModel(_ server: FakeAPODServer, count: Int = 3, maxAttempts: Int = 2) -> CatalogModel {
     let client = APODClient(configuration: APODConfiguration(
         baseURL: server.apiURL, apiKey: "test-key", environment: [:],
+        connectTimeout: .seconds(120), requestTimeout: .seconds(120),
         retry: RetryPolicy(maxAttempts: maxAttempts, sleep: { _ in try Task.checkCancellation() }),
         log: { _ in }))
     let folder = FileManager.default.temporaryDirectory.appending(path: "catalog-tests-\(UUID().uuidString)")

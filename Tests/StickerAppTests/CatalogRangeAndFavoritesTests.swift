@@ -7,6 +7,7 @@ import Testing
 private func model(_ server: FakeAPODServer, store: (any CatalogStore)? = nil) -> CatalogModel {
     let client = APODClient(configuration: APODConfiguration(
         baseURL: server.apiURL, apiKey: "test-key", environment: [:],
+        connectTimeout: .seconds(120), requestTimeout: .seconds(120),
         retry: RetryPolicy(maxAttempts: 1, sleep: { _ in try Task.checkCancellation() }), log: { _ in }))
     return CatalogModel(client: client, libraryFolder: FileManager.default.temporaryDirectory, store: store)
 }
