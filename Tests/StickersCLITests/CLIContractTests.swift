@@ -1,5 +1,8 @@
 import APODTestServer
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import ZIPFoundation
 
@@ -289,6 +292,7 @@ import ZIPFoundation
     func catalog() async throws {
         try await FakeAPODServer.withRunning { server in
             let api = server.apiURL.absoluteString
+            try await waitUntilAnswering(server.apiURL)
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let run = try await Stickers.run(["catalog", "--count", "2", "--api", api, "--api-key", "test", "--json",
@@ -308,4 +312,14 @@ import ZIPFoundation
         let unreachable = try await Stickers.run(["catalog", "--api", "http://127.0.0.1:9/planetary/apod"])
         #expect(unreachable.status == 74, "\(unreachable)")
     }
+}
+
+/// Waits (up to two minutes) until the in-process fake server answers: when the whole suite starts,
+/// the engine tests keep both cooperative threads busy for tens of seconds, and the server answers
+/// only when the pool gets to it — longer than `catalog`'s own 10 s wait for a connection.
+private func waitUntilAnswering(_ apiURL: URL) async throws {
+    var request = URLRequest(url: apiURL.appending(queryItems: [.init(name: "api_key", value: "test"),
+                                                                 .init(name: "date", value: "2024-01-01")]))
+    request.timeoutInterval = 120
+    _ = try await URLSession.shared.data(for: request)
 }
