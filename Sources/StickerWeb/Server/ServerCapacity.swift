@@ -18,7 +18,19 @@ public final class ServerCapacity: Sendable {
     }
 
     let limits: WebLimits
-    private let inUse = Mutex([Int](repeating: 0, count: Resource.allCases.count))
+    // One atomic counter a resource, not a Mutex: Synchronization's Mutex locks through futex calls
+    // in the (uninstrumented) runtime, so ThreadSanitizer reported the counts it guards as raced
+    // under concurrent requests; an atomic's operations are inlined here and seen.
+    private let requests = Atomic<Int>(0), uploads = Atomic<Int>(0), packs = Atomic<Int>(0), eventStreams = Atomic<Int>(0)
+
+    private func withCounter<T>(_ resource: Resource, _ body: (borrowing Atomic<Int>) -> T) -> T {
+        switch resource {
+        case .requests: body(requests)
+        case .uploads: body(uploads)
+        case .packs: body(packs)
+        case .eventStreams: body(eventStreams)
+        }
+    }
 
     public init(limits: WebLimits) {
         self.limits = limits
@@ -34,24 +46,29 @@ public final class ServerCapacity: Sendable {
     }
 
     func inUse(_ resource: Resource) -> Int {
-        inUse.withLock { $0[resource.rawValue] }
+        withCounter(resource) { $0.load(ordering: .acquiring) }
     }
 
     /// One unit of `resource`, held until the slot is released (the last reference to it goes) —
     /// also when a response holding it is dropped unwritten — or the refusal if none is free.
     func claim(_ resource: Resource) throws(WebError) -> Slot {
         let limit = limit(of: resource)
-        let claimed = inUse.withLock { counts -> Bool in
-            guard counts[resource.rawValue] < limit else { return false }
-            counts[resource.rawValue] += 1
-            return true
+        let claimed = withCounter(resource) { count -> Bool in
+            var current = count.load(ordering: .relaxed)
+            while current < limit {
+                let (exchanged, original) = count.compareExchange(expected: current, desired: current + 1,
+                                                                  ordering: .acquiringAndReleasing)
+                if exchanged { return true }
+                current = original
+            }
+            return false
         }
         guard claimed else { throw refusal(resource, limit: limit) }
         return Slot(capacity: self, resource: resource)
     }
 
     fileprivate func release(_ resource: Resource) {
-        inUse.withLock { $0[resource.rawValue] -= 1 }
+        withCounter(resource) { _ = $0.subtract(1, ordering: .releasing) }
     }
 
     private func refusal(_ resource: Resource, limit: Int) -> WebError {
