@@ -142,7 +142,15 @@ case $target in
         # The kernel modules NeuralNet imports are compiled as plain modules first (no CPU-specific
         # flags: the planner never runs a kernel); the portable one first, since the others import
         # it (for the types the kernels share).
-        for name in NeuralNetPortable $(cd Sources && ls -d NeuralNet[A-Z]* | grep -v '^NeuralNetPortable$'); do
+        # NeuralNetBF16 is C: compiled as an object with a module map of its own (like CCPUFeatures).
+        if [ -d Sources/NeuralNetBF16 ]; then
+            "$clang" -c -O1 -g -ISources/NeuralNetBF16/include \
+                Sources/NeuralNetBF16/winograd_bf16.c -o "$out/obj/winograd_bf16.o"
+            printf 'module NeuralNetBF16 {\n    header "%s"\n    export *\n}\n' \
+                "$root/Sources/NeuralNetBF16/include/neuralnet_bf16.h" > "$out/obj/NeuralNetBF16.modulemap"
+            extra+=("$out/obj/winograd_bf16.o" -Xcc -fmodule-map-file="$out/obj/NeuralNetBF16.modulemap")
+        fi
+        for name in NeuralNetPortable $(cd Sources && ls -d NeuralNet[A-Z]* | grep -vE '^(NeuralNetPortable|NeuralNetBF16)$'); do
             mapfile -t kernel < <(find "Sources/$name" -name '*.swift' | sort)
             # The define Package.swift gives the AVX2 module (its files are the portable ones, linked).
             defines=(); [ "$name" = NeuralNetAVX2 ] && defines=(-D NEURALNET_AVX2)
