@@ -80,7 +80,7 @@ public final class StickerViewModel {
     public var maxConcurrentJobs: Int
 
     @ObservationIgnored public let cache: ProcessedPhotoCache
-    @ObservationIgnored private let loader = PhotoDataLoader()
+    @ObservationIgnored let loader = PhotoDataLoader()
     @ObservationIgnored private var batch: Task<Void, Never>?
 
     public init(cache: ProcessedPhotoCache, maxConcurrentJobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
