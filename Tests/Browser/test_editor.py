@@ -7,7 +7,6 @@ and saves; adds a caption; restarts the server and checks the sticker, its strok
 download still have the edit and the caption. Needs Pillow (run.sh installs it) and tesseract.
 """
 import io
-import os
 import shutil
 import subprocess
 import tempfile
@@ -20,7 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import run_tests
-from test_library import UPLOADS, Server, image_loaded, wait
+from test_library import Server, image_loaded, upload_and_process, wait
 
 PHOTO = "cat.jpg"
 
@@ -74,14 +73,7 @@ def strokes_shown(driver):
 def test_an_edit_survives_a_restart_and_is_in_the_download(driver):
     server = Server()
     try:
-        driver.get(server.url + "/")
-        wait(driver, lambda d: d.find_element(By.ID, "progress-text").text == "No photos yet", "page did not load")
-        field = driver.find_element(By.ID, "upload")
-        driver.execute_script("arguments[0].hidden = false;", field)
-        field.send_keys(os.path.join(UPLOADS, PHOTO))
-        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == 1, "upload not added")
-        driver.find_element(By.ID, "process").click()
-        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".card[data-status='processed']"), "photo not processed")
+        upload_and_process(driver, server, [PHOTO])
         photo_id = driver.find_element(By.CSS_SELECTOR, ".card").get_attribute("data-id")
         sticker_url = f"{server.url}/api/stickers/photos/{photo_id}/sticker.png"
         (width, _), _ = opaque_box(fetch(sticker_url))

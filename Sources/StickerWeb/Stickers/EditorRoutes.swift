@@ -51,7 +51,7 @@ struct EditorRoutes: Sendable {
 ///
 /// `width`×`height` is the size the strokes were painted at (the page's canvas, of the photo's
 /// shape); without strokes both may be left out.
-struct EditsJSON: Codable, Sendable, Equatable, ResponseEncodable {
+struct EditsJSON: Codable, Sendable, Equatable, ResponseEncodable, JSONRequestBody {
     var width: Int?
     var height: Int?
     var strokes: [BrushStrokes.Stroke]
@@ -73,16 +73,10 @@ struct EditsJSON: Codable, Sendable, Equatable, ResponseEncodable {
 
     /// The JSON body of `request` (at most the JSON body limit).
     static func decode(_ request: Request, maxBytes: Int) async throws(WebError) -> EditsJSON {
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: maxBytes) } catch {
-            throw .tooLarge("brush strokes are at most \(maxBytes / 1024) KB of JSON: fewer strokes, or fewer points in them")
-        }
-        do {
-            return try JSONDecoder().decode(EditsJSON.self, from: Data(buffer: body))
-        } catch {
-            throw .badRequest("the strokes are not the JSON expected "
-                              + "({\"width\": W, \"height\": H, \"strokes\": [{\"mode\": \"erase\", \"radius\": R, \"points\": [[x, y]]}]}): \(error)")
-        }
+        try await decode(request, maxBytes: maxBytes,
+                         tooLarge: "brush strokes are at most \(maxBytes / 1024) KB of JSON: fewer strokes, or fewer points in them",
+                         expected: "the strokes are not the JSON expected "
+                             + "({\"width\": W, \"height\": H, \"strokes\": [{\"mode\": \"erase\", \"radius\": R, \"points\": [[x, y]]}]})")
     }
 }
 
@@ -92,7 +86,7 @@ struct EditsJSON: Codable, Sendable, Equatable, ResponseEncodable {
 ///
 /// Empty text (or only spaces): no caption. `position` (`top` or `bottom`, default bottom) and
 /// `color` (hex, default white) may be left out. At most `Caption.maximumLength` characters.
-struct CaptionJSON: Codable, Sendable, Equatable {
+struct CaptionJSON: Codable, Sendable, Equatable, JSONRequestBody {
     var text: String
     var position: Caption.Position?
     var color: String?
@@ -119,14 +113,7 @@ struct CaptionJSON: Codable, Sendable, Equatable {
 
     /// The JSON body of `request` (at most 4 KB: 200 characters, even of 4-byte ones, fit).
     static func decode(_ request: Request) async throws(WebError) -> CaptionJSON {
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: 4096) } catch {
-            throw .tooLarge("a caption is at most \(Caption.maximumLength) characters, at most 4 KB of JSON")
-        }
-        do {
-            return try JSONDecoder().decode(CaptionJSON.self, from: Data(buffer: body))
-        } catch {
-            throw .badRequest("the caption is not the JSON expected ({\"text\": \"…\", \"position\": \"bottom\", \"color\": \"#FFFFFF\"}): \(error)")
-        }
+        try await decode(request, tooLarge: "a caption is at most \(Caption.maximumLength) characters, at most 4 KB of JSON",
+                         expected: "the caption is not the JSON expected ({\"text\": \"…\", \"position\": \"bottom\", \"color\": \"#FFFFFF\"})")
     }
 }

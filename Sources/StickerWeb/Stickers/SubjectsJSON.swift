@@ -39,7 +39,7 @@ struct SubjectsJSON: Codable, Sendable, Equatable, ResponseEncodable {
 /// The subjects to keep (`PUT /api/stickers/photos/:id/subjects`): `{"ranks": [1, 3]}`, 1-based;
 /// or the subject under a point the person clicked, `{"point": [x, y]}` (the photo's pixels as
 /// the subjects are given), looked at closer when the first look found nothing there.
-struct SubjectChoiceJSON: Codable, Sendable, Equatable {
+struct SubjectChoiceJSON: Codable, Sendable, Equatable, JSONRequestBody {
     var ranks: [Int]?
     var point: [Int]?
 
@@ -61,14 +61,7 @@ struct SubjectChoiceJSON: Codable, Sendable, Equatable {
 
     /// The JSON body of `request` (at most 4 KB).
     static func decode(_ request: Request) async throws(WebError) -> SubjectChoiceJSON {
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: 4096) } catch {
-            throw .tooLarge("a choice of subjects is a list of ranks, at most 4 KB of JSON")
-        }
-        do {
-            return try JSONDecoder().decode(SubjectChoiceJSON.self, from: Data(buffer: body))
-        } catch {
-            throw .badRequest("the choice is not the JSON expected ({\"ranks\": [1, 2]} or {\"point\": [x, y]}): \(error)")
-        }
+        try await decode(request, tooLarge: "a choice of subjects is a list of ranks, at most 4 KB of JSON",
+                         expected: "the choice is not the JSON expected ({\"ranks\": [1, 2]} or {\"point\": [x, y]})")
     }
 }
