@@ -12,6 +12,8 @@ import TestSupport
 nonisolated final class SquareProcessor: PhotoProcessing, SubjectFinding {
     private let callCount = Locked(0)
     private let lookCount = Locked(0)
+    /// While true, a closer look waits (a test decides when it ends).
+    let holdLooks = Locked(false)
     let outputIdentity = "square-1"
     var calls: Int { callCount.withLock { $0 } }
     var looks: Int { lookCount.withLock { $0 } }
@@ -49,6 +51,8 @@ nonisolated final class SquareProcessor: PhotoProcessing, SubjectFinding {
 
     func subject(at target: SubjectTarget, in image: Image, firstLook sticker: Sticker) async throws(SubjectAtTargetError) -> Sticker {
         lookCount.withLock { $0 += 1 }
+        // Polls the gate: a test-only wait.
+        while holdLooks.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(2)) }
         guard case .point(let x, let y) = target else { throw .nothingThere }
         let box = Mask.Bounds(x: max(0, x - 4), y: max(0, y - 4), width: 8, height: 8)
         let cut = Self.cutOut(of: image, in: box)
@@ -171,6 +175,26 @@ nonisolated final class SquareProcessor: PhotoProcessing, SubjectFinding {
         try await second.restore()
         try await second.restyle(id, with: .plain)
         #expect(try await Self.sticker(second, id).width == 12)
+    }
+
+    @Test("One closer look at a time: a second click meanwhile is refused as not now, the first one finishes")
+    func oneCloserLookAtATime() async throws {
+        let setup = Setup()
+        defer { setup.remove() }
+        let (service, id) = try await Self.processed(setup)
+        setup.processor.holdLooks.withLock { $0 = true }
+        async let first: Void = service.chooseSubject(id, atX: 34, y: 25)
+        while setup.processor.looks == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        do {
+            try await service.chooseSubject(id, atX: 5, y: 5)
+            Issue.record("a second closer look ran at once")
+        } catch {
+            #expect(error == .notReady("square cannot be cut out at that point: another closer look is running: try again when it has finished"))
+        }
+        setup.processor.holdLooks.withLock { $0 = false }
+        try await first
+        #expect(service.model.state(of: id).files?.chosenPoint == [34, 25])
+        #expect(setup.processor.looks == 1)
     }
 
     @Test("Bad edits and captions are refused with typed errors, and the sticker is left as it was")

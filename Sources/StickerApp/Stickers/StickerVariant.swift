@@ -93,6 +93,8 @@ nonisolated public enum VariantError: Error, Sendable, Equatable, CustomStringCo
     case nothingAt(String)
     /// The cut-out engine cannot run (for a closer look).
     case engine(String)
+    /// Not now: the work it needs is already running (a closer look).
+    case busy(String)
     /// The variant's files could not be written (the cause in words).
     case notWritten(String)
 
@@ -106,6 +108,7 @@ nonisolated public enum VariantError: Error, Sendable, Equatable, CustomStringCo
         case .caption(let error): error.description
         case .nothingAt(let reason): reason
         case .engine(let reason): "the cut-out engine cannot run: \(reason)"
+        case .busy(let reason): reason
         case .notWritten(let reason): "its files could not be written: \(reason)"
         }
     }
@@ -155,16 +158,25 @@ extension StickerViewModel {
             return try await chooseSubjects(id, .ranks([rank]))
         }
         guard let finder else { throw .nothingAt("no subject was found at (\(x), \(y)), and this engine cannot look closer") }
-        guard let photo = try? await loader.data(for: SelectedPhoto(id: id, name: "", source: source(of: id))) else {
-            throw .nothingKept("readable photo")
-        }
+        // One closer look at a time: each is up to three network runs, which take the cores.
+        guard !isLookingCloser else { throw .busy("another closer look is running: try again when it has finished") }
+        isLookingCloser = true
+        defer { isLookingCloser = false }
+        let photo = try await photoData(id)
         let found = try await Self.lookCloser(at: x, y, files: files, subjects: subjects, photo: photo, finder: finder)
         try await redraw(id, base: .found(found)) { $0.point = [x, y] }
     }
 
-    /// Where a selected photo's bytes come from (a photo no longer selected has none to give).
-    private func source(of id: SelectedPhoto.ID) -> SelectedPhoto.Source {
-        selection.first { $0.id == id }?.source ?? .data(Data())
+    /// A selected photo's bytes, for the pixels an edit or a closer look needs (read again, not
+    /// kept: a photo that cannot be read now is not marked invalid, its sticker stays).
+    private func photoData(_ id: SelectedPhoto.ID) async throws(VariantError) -> Data {
+        guard let photo = selection.first(where: { $0.id == id }) else { throw .notProcessed }
+        do {
+            return try await loader.data(for: photo)
+        } catch {
+            guard case .unreadableFile(let reason) = error else { throw .nothingKept("readable photo") }
+            throw .nothingKept("readable photo (\(reason))")
+        }
     }
 
     /// A processed photo's subjects, as kept with its files, with the choice its sticker holds;
@@ -195,11 +207,7 @@ extension StickerViewModel {
         case .subjects, .found: variant.subjects = nil; variant.point = nil
         }
         change(&variant)
-        var photo: Data?
-        if variant.edits != nil {
-            photo = try? await loader.data(for: SelectedPhoto(id: id, name: "", source: source(of: id)))
-            guard photo != nil else { throw .nothingKept("readable photo") }
-        }
+        let photo = variant.edits == nil ? nil : try await photoData(id)
         let drawn = try await Self.draw(files, variant: variant, base: base, photo: photo)
         guard replaceFiles(of: id, with: drawn) else { throw .notProcessed }
     }

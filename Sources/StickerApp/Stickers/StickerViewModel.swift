@@ -81,6 +81,8 @@ public final class StickerViewModel {
 
     @ObservationIgnored public let cache: ProcessedPhotoCache
     @ObservationIgnored let loader = PhotoDataLoader()
+    /// Whether a closer look at a clicked point is running (one at a time: see `chooseSubject`).
+    @ObservationIgnored var isLookingCloser = false
     @ObservationIgnored private var batch: Task<Void, Never>?
 
     public init(cache: ProcessedPhotoCache, maxConcurrentJobs: Int = ProcessInfo.processInfo.activeProcessorCount) {

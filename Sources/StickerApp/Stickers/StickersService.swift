@@ -363,7 +363,7 @@ public final class StickersService {
     private static func variantFailure(_ photo: SelectedPhoto, _ verb: String, _ error: VariantError) -> ServiceError {
         let message = "\(photo.name) cannot be \(verb): \(error)"
         return switch error {
-        case .notProcessed, .nothingKept, .engine: .notReady(message)
+        case .notProcessed, .nothingKept, .engine, .busy: .notReady(message)
         case .choice(let choice): .unusable(choice.description)
         case .edits, .nothingLeft, .nothingAt: .unusable(message)
         case .caption(let caption): caption.isUsageError ? .unusable(message) : .notReady(message)
