@@ -80,7 +80,9 @@ public final class StickerViewModel {
     public var maxConcurrentJobs: Int
 
     @ObservationIgnored public let cache: ProcessedPhotoCache
-    @ObservationIgnored private let loader = PhotoDataLoader()
+    @ObservationIgnored let loader = PhotoDataLoader()
+    /// Whether a closer look at a clicked point is running (one at a time: see `chooseSubject`).
+    @ObservationIgnored var isLookingCloser = false
     @ObservationIgnored private var batch: Task<Void, Never>?
 
     public init(cache: ProcessedPhotoCache, maxConcurrentJobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
