@@ -85,6 +85,7 @@ extension StickerViewModel {
     /// the subjects chosen, and keeps the new files, so the pack has them too.
     public func restyle(_ id: SelectedPhoto.ID, with style: StickerStyle) async throws(VariantError) {
         guard let files = state(of: id).files else { throw .notProcessed }
+        if files.isAnimated { return try await restyleClip(id, with: style) }
         let drawn = try await Self.draw(files, style: style, choosing: nil)
         guard replaceFiles(of: id, with: drawn) else { throw .notProcessed }
     }

@@ -116,6 +116,8 @@ nonisolated enum LibraryStickerRecords {
                                  colorScheme: PhotoColorScheme(colors: result.colors ?? []))
         files.chosenSubjects = result.chosenSubjects
         files.style = result.style?.style ?? cacheEntry?.style
+        // A clip's sticker is recorded as any other; its animated WebP says what it is.
+        files.isAnimated = ClipDetection.isAnimatedWebP((try? FileHandle(forReadingFrom: sticker).read(upToCount: 21)) ?? Data())
         return files
     }
 }

@@ -114,6 +114,8 @@ public struct StickerFiles: Sendable, Hashable {
     public var colorScheme: PhotoColorScheme
     /// The sticker's style, when known (made or restyled in this process).
     public var style: StickerStyle?
+    /// A clip's animated sticker: `sticker` is an animated WebP, `gradient` its first frame (PNG).
+    public var isAnimated = false
 
     public init(sticker: URL, gradient: URL, mask: URL?, cutOut: URL? = nil, subjects: URL? = nil, colorScheme: PhotoColorScheme) {
         self.sticker = sticker
