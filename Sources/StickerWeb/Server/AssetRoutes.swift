@@ -25,6 +25,7 @@ struct AssetRoutes: Sendable {
         Asset("/app.css", PackageResources.app_css, "text/css; charset=utf-8"),
         Asset("/common.js", PackageResources.common_js, "text/javascript; charset=utf-8"),
         Asset("/carousel.js", PackageResources.carousel_js, "text/javascript; charset=utf-8"),
+        Asset("/clips.js", PackageResources.clips_js, "text/javascript; charset=utf-8"),
         Asset("/stickers.js", PackageResources.stickers_js, "text/javascript; charset=utf-8"),
         Asset("/colors.js", PackageResources.colors_js, "text/javascript; charset=utf-8"),
         Asset("/space.js", PackageResources.space_js, "text/javascript; charset=utf-8"),

@@ -25,6 +25,8 @@ struct StickersSnapshot: Codable, Sendable, Equatable {
         var colors: [Color]
         /// The sticker's style (processed photos only).
         var style: StickerStyleJSON?
+        /// A clip's sticker: animated (`sticker.webp` plays; `sticker.png` is its first frame).
+        var animated: Bool?
     }
 
     struct Color: Codable, Sendable, Equatable {
@@ -88,6 +90,7 @@ extension StickersSnapshot.Photo {
         case .done(let files, _):
             status = .processed
             style = files.style.map(StickerStyleJSON.init)
+            animated = files.isAnimated ? true : nil
             colors = StickersSnapshot.Color.all(of: files.colorScheme)
         case .invalid(let problem):
             status = .invalid
