@@ -1,3 +1,4 @@
+import AtomicFiles
 import ErrorReasons
 import Foundation
 import Raster
@@ -47,6 +48,10 @@ nonisolated public struct ClipStickers: Sendable {
     ///   app serves the entry's files); else a failed store only costs a later run its work.
     @concurrent
     public func sticker(clip: URL, rules: AnimatedStickerRules, style: StickerStyle, storeRequired: Bool = false) async throws -> Made {
+        // What a killed process left here (its fit trials, its half-stored entries) goes now:
+        // named by their process, so never a running one's.
+        ProcessOwnedName.removeLeftovers(in: scratch, prefix: "stickers-fit-")
+        if let cache { AtomicFileWriter.removeLeftovers(in: cache.folder) }
         var maker = self.maker
         maker.style = style
         maker.canvas = rules.canvas
