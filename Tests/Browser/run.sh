@@ -53,6 +53,13 @@ for sample in astronaut-portrait-exif6.jpg chelsea-cat.jpg coffee.png ladybird.j
     cp "Samples/$sample" "$work/uploads/sample-$sample" 2>/dev/null || true
 done
 
+# A clip for the clip test: a red disc moving over a grey ground, 1 s (ffmpeg, as CI installs it).
+if command -v ffmpeg >/dev/null; then
+    ffmpeg -v error -y -f lavfi -i "color=c=gray:s=160x120:r=15:d=1" \
+        -vf "geq=r='if(lt(hypot(X-(20+T*90),Y-60),22),230,110+X/8)':g='if(lt(hypot(X-(20+T*90),Y-60),22),30,110+X/8)':b='if(lt(hypot(X-(20+T*90),Y-60),22),30,110+X/8)'" \
+        -c:v libx264 -pix_fmt yuv420p -crf 18 "$work/uploads/disc.mp4"
+fi
+
 # wait_for_line LOG SED_EXPRESSION PID: prints the first match once the process has written it.
 wait_for_line() {
     local found=""
@@ -85,6 +92,7 @@ if [ "$status" -ne 0 ]; then
     echo "--- server log ---" >&2
     tail -n 50 "$work/server.log" >&2
 fi
+python3 "$here/test_clips.py" "$url" "$work/uploads" "$root/docs" || status=$?
 # The library across a restart: its own servers (stopped with SIGINT) over their own library.
 mkdir -p "$work/library-test"
 python3 "$here/test_library.py" "$bin_dir/stickers" "$apod_url" "$work/uploads" "$work/library-test" || {

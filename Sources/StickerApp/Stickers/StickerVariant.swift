@@ -128,6 +128,8 @@ extension StickerViewModel {
     /// Redraws a processed photo's sticker in `style` from its kept cut-out (no network), keeping
     /// the subjects chosen, its edits and caption, and keeps the new files, so the pack has them too.
     public func restyle(_ id: SelectedPhoto.ID, with style: StickerStyle) async throws(VariantError) {
+        guard let files = state(of: id).files else { throw .notProcessed }
+        if files.isAnimated { return try await restyleClip(id, with: style) }
         try await redraw(id) { $0.style = style }
     }
 

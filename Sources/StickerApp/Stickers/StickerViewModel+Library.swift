@@ -120,6 +120,8 @@ nonisolated enum LibraryStickerRecords {
         files.caption = result.caption?.caption
         files.edits = result.edits
         files.chosenPoint = result.chosenPoint
+        // A clip's sticker is recorded as any other; its animated WebP says what it is.
+        files.isAnimated = ClipDetection.isAnimatedWebP((try? FileHandle(forReadingFrom: sticker).read(upToCount: 21)) ?? Data())
         return files
     }
 }

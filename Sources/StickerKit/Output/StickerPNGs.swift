@@ -121,6 +121,8 @@ public struct StickerFiles: Sendable, Hashable {
     public var edits: BrushStrokes?
     /// The point a closer look found the subject under (`[x, y]`), when that chose the cut-out.
     public var chosenPoint: [Int]?
+    /// A clip's animated sticker: `sticker` is an animated WebP, `gradient` its first frame (PNG).
+    public var isAnimated = false
 
     public init(sticker: URL, gradient: URL, mask: URL?, cutOut: URL? = nil, subjects: URL? = nil, colorScheme: PhotoColorScheme) {
         self.sticker = sticker

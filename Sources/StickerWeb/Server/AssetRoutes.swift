@@ -26,6 +26,7 @@ struct AssetRoutes: Sendable {
         Asset("/app.css", PackageResources.app_css, "text/css; charset=utf-8"),
         Asset("/common.js", PackageResources.common_js, "text/javascript; charset=utf-8"),
         Asset("/carousel.js", PackageResources.carousel_js, "text/javascript; charset=utf-8"),
+        Asset("/clips.js", PackageResources.clips_js, "text/javascript; charset=utf-8"),
         Asset("/stickers.js", PackageResources.stickers_js, "text/javascript; charset=utf-8"),
         Asset("/editor.js", PackageResources.editor_js, "text/javascript; charset=utf-8"),
         Asset("/colors.js", PackageResources.colors_js, "text/javascript; charset=utf-8"),

@@ -134,6 +134,7 @@ struct StickerRoutes: Sendable {
             return await snapshot()
         }
         router.rejectOtherMethods("/api/stickers/photos/:id", allowed: [.delete])
+        ClipRoutes(service: service).register(on: router, packs: packs)
         for path in ["original", "sticker.png", "gradient.png"] {
             router.rejectOtherMethods("/api/stickers/photos/:id/\(path)", allowed: [.get])
         }

@@ -29,6 +29,8 @@ struct StickersSnapshot: Codable, Sendable, Equatable {
         var caption: CaptionJSON?
         /// How many brush strokes its cut-out was edited with, when any (`GET …/edits` has them).
         var strokeCount: Int?
+        /// A clip's sticker: animated (`sticker.webp` plays; `sticker.png` is its first frame).
+        var animated: Bool?
     }
 
     struct Color: Codable, Sendable, Equatable {
@@ -94,6 +96,7 @@ extension StickersSnapshot.Photo {
             style = files.style.map(StickerStyleJSON.init)
             caption = files.caption.map(CaptionJSON.init)
             strokeCount = files.edits?.strokes.count
+            animated = files.isAnimated ? true : nil
             colors = StickersSnapshot.Color.all(of: files.colorScheme)
         case .invalid(let problem):
             status = .invalid
