@@ -66,6 +66,10 @@ def paint(driver, canvas):
     actions.release().perform()
 
 
+def canvas_of(dialog):
+    return dialog.find_element(By.CSS_SELECTOR, "canvas")
+
+
 def strokes_shown(driver):
     return driver.find_element(By.CSS_SELECTOR, "dialog.editor canvas").get_attribute("data-strokes")
 
@@ -102,6 +106,11 @@ def test_an_edit_survives_a_restart_and_is_in_the_download(driver):
 
         dialog = open_editor(driver)
         wait(driver, lambda d: strokes_shown(d) == "1", "the saved stroke is not shown when the editor opens again")
+        # "Tap a subject" on what is left: the subject there is cut out (kept by the first look here).
+        dialog.find_element(By.CSS_SELECTOR, "input[name='editor-tool'][value='pick']").click()
+        ActionChains(driver).move_to_element_with_offset(canvas_of(dialog), canvas_of(dialog).size["width"] // 4, 0).click().perform()
+        wait(driver, lambda d: dialog.find_element(By.CSS_SELECTOR, ".editor-status").text == "Subject chosen.",
+             "the tap did not choose the subject")
         dialog.find_element(By.CSS_SELECTOR, "input[name='caption']").send_keys("HELLO")
         dialog.find_element(By.CSS_SELECTOR, "button.editor-save").click()
         wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.editor"), "the editor did not close on Save")

@@ -197,6 +197,22 @@ nonisolated final class SquareProcessor: PhotoProcessing, SubjectFinding {
         #expect(setup.processor.looks == 1)
     }
 
+    @Test("A clip's animated sticker is not edited: strokes, a caption or a click on it are refused as unusable")
+    func clipsAreNotEdited() async throws {
+        let service = StickersService(model: StickerViewModel(processor: SquareProcessor()), maxPhotos: 10)
+        try await service.add([.init(name: "clip", data: Data("a clip".utf8))])
+        let id = try #require(service.overview.photos.first?.photo.id)
+        let folder = URL(fileURLWithPath: "/nonexistent", isDirectory: true)
+        var files = StickerFiles(sticker: folder.appending(path: "sticker.webp"), gradient: folder.appending(path: "gradient.png"),
+                                 mask: nil, colorScheme: PhotoColorScheme(colors: []))
+        files.isAnimated = true
+        service.model.restore([id: files])
+        let expected = ServiceError.unusable("clip is a clip: the editor's strokes, caption and click are for a photo's sticker")
+        await #expect(throws: expected) { try await service.setCaption(id, Caption(text: "x")) }
+        await #expect(throws: expected) { try await service.setEdits(id, Self.eraseLeft) }
+        await #expect(throws: expected) { try await service.chooseSubject(id, atX: 1, y: 1) }
+    }
+
     @Test("Bad edits and captions are refused with typed errors, and the sticker is left as it was")
     func badInputIsRefused() async throws {
         let setup = Setup()

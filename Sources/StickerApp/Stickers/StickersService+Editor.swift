@@ -13,6 +13,7 @@ extension StickersService {
     /// Applies `strokes` to the photo's kept cut-out, replacing those applied before (an empty
     /// list: the cut-out unedited). Beyond a limit, or painted at another shape: `.invalidRequest`.
     public func setEdits(_ id: SelectedPhoto.ID, _ strokes: BrushStrokes) async throws(ServiceError) {
+        try refuseClip(id)
         if !strokes.isEmpty {
             do { try strokes.validate() } catch { throw .invalidRequest("the brush strokes cannot be used: \(error)") }
         }
@@ -23,6 +24,7 @@ extension StickersService {
 
     /// Draws `caption` on the photo's sticker (nil, or only spaces: no caption). Too long: `.invalidRequest`.
     public func setCaption(_ id: SelectedPhoto.ID, _ caption: Caption?) async throws(ServiceError) {
+        try refuseClip(id)
         let caption = caption.flatMap { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         if let caption {
             guard caption.fontPath == nil else { throw .invalidRequest("a caption from the web app uses the default font") }
@@ -35,9 +37,19 @@ extension StickersService {
     /// as its subjects are given): a kept subject (no network) or, when the first look found
     /// nothing there, what a closer look finds (the network again, off the main actor).
     public func chooseSubject(_ id: SelectedPhoto.ID, atX x: Int, y: Int) async throws(ServiceError) {
+        try refuseClip(id)
         let finder = model.cache.subjectFinder
         try await makeVariant(of: id, "cut out at that point") { model throws(VariantError) in
             try await model.chooseSubject(id, atX: x, y: y, finder: finder)
+        }
+    }
+
+    /// A clip's animated sticker is not edited here: its subject is followed frame by frame, and
+    /// strokes, a caption or a click are of one picture (`.unusable`).
+    private func refuseClip(_ id: SelectedPhoto.ID) throws(ServiceError) {
+        let files = try processedFiles(id)
+        if files.isAnimated {
+            throw .unusable("\(try photo(id).name) is a clip: the editor's strokes, caption and click are for a photo's sticker")
         }
     }
 
