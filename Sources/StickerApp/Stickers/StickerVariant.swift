@@ -150,16 +150,18 @@ extension StickerViewModel {
         try await redraw(id) { $0.caption = caption }
     }
 
-    /// Cuts out the subject under pixel (`x`, `y`) of the photo (its oriented, processed size):
-    /// one of the kept subjects when the first look found one there (no network), else what
-    /// `finder` finds looking closer (the network again, off the main actor).
+    /// Cuts out the subject under pixel (`x`, `y`) of the photo (its oriented, processed size), as
+    /// `stickers sticker --point X,Y` does: by `finder` (the engine's `subject(at:in:firstLook:)`,
+    /// off the main actor), which re-cuts a large kept subject without the network and looks
+    /// closer — the network again — at a small one or where the first look found nothing. Without
+    /// a finder, only a kept subject can be chosen (re-cut from the kept subjects).
     public func chooseSubject(_ id: SelectedPhoto.ID, atX x: Int, y: Int, finder: (any SubjectFinding)?) async throws(VariantError) {
         guard let files = state(of: id).files else { throw .notProcessed }
         let subjects = await subjects(of: id)
-        if let subjects, let rank = try? subjects.subject(atX: x, y: y) {
-            return try await chooseSubjects(id, .ranks([rank]))
+        guard let finder else {
+            if let subjects, let rank = try? subjects.subject(atX: x, y: y) { return try await chooseSubjects(id, .ranks([rank])) }
+            throw .nothingAt("no subject was found at (\(x), \(y)), and this engine cannot look closer")
         }
-        guard let finder else { throw .nothingAt("no subject was found at (\(x), \(y)), and this engine cannot look closer") }
         // One closer look at a time: each is up to three network runs, which take the cores.
         guard !isLookingCloser else { throw .busy("another closer look is running: try again when it has finished") }
         isLookingCloser = true
@@ -182,12 +184,15 @@ extension StickerViewModel {
     }
 
     /// A processed photo's subjects, as kept with its files, with the choice its sticker holds;
-    /// nil when the photo is not processed or kept no subjects. After a click chose the subject
-    /// (a closer look) none of them is chosen.
+    /// nil when the photo is not processed or kept no subjects. After a click chose the cut-out,
+    /// the one under the click (if any) is chosen.
     public func subjects(of id: SelectedPhoto.ID) async -> PhotoSubjects? {
         guard let files = state(of: id).files, let url = files.subjects, var subjects = await Self.loadSubjects(url) else { return nil }
         if let chosen = files.chosenSubjects { subjects.chosen = chosen }
-        if files.chosenPoint != nil { subjects.chosen = [] }
+        if let point = files.chosenPoint {
+            // A click chose the cut-out: the kept subject under it, if any, is the one shown chosen.
+            subjects.chosen = (try? subjects.subject(atX: point[0], y: point[1])).map { [$0] } ?? []
+        }
         return subjects
     }
 

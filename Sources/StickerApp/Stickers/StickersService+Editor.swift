@@ -34,8 +34,9 @@ extension StickersService {
     }
 
     /// Cuts out the subject under pixel (`x`, `y`) of the photo (in the processed photo's pixels,
-    /// as its subjects are given): a kept subject (no network) or, when the first look found
-    /// nothing there, what a closer look finds (the network again, off the main actor).
+    /// as its subjects are given), as `stickers sticker --point` does: a large kept subject re-cut
+    /// (no network), a small one or one the first look missed looked at closer (the network again,
+    /// off the main actor; one closer look at a time).
     public func chooseSubject(_ id: SelectedPhoto.ID, atX x: Int, y: Int) async throws(ServiceError) {
         try refuseClip(id)
         let finder = model.cache.subjectFinder

@@ -79,37 +79,66 @@ const stickerEditor = (function () {
     let maskSize = [1, 1];
     const work = document.createElement("canvas");
 
-    function draw() {
-      if (!alpha) return;
+    // Three layers: `committed`, the cut-out's alpha with the finished strokes (redrawn only when
+    // they change: undo, redo, a finished stroke, a new mask); `work`, that plus the stroke being
+    // painted, filled with the photo; the view, the faint photo, `work` and the brush's ring.
+    const committed = document.createElement("canvas");
+    let committedFor = null, hover = null;
+    function paintStroke(context, stroke) {
+      context.globalCompositeOperation = stroke.mode === "erase" ? "destination-out" : "source-over";
+      context.strokeStyle = context.fillStyle = "#000";
+      context.lineWidth = stroke.radius * 2;
+      context.lineCap = context.lineJoin = "round";
+      context.beginPath();
+      const [first, ...rest] = stroke.points;
+      if (!rest.length) { context.arc(first[0] + .5, first[1] + .5, stroke.radius, 0, Math.PI * 2); context.fill(); return; }
+      context.moveTo(first[0] + .5, first[1] + .5);
+      for (const [x, y] of rest) context.lineTo(x + .5, y + .5);
+      context.stroke();
+    }
+    function compose() {
+      if (committedFor !== strokes.length + ":" + JSON.stringify(strokes[strokes.length - 1] || null) + ":" + alphaVersion) {
+        committed.width = canvas.width; committed.height = canvas.height;
+        const context = committed.getContext("2d");
+        context.globalCompositeOperation = "copy";
+        context.drawImage(alpha, 0, 0);
+        for (const stroke of strokes) paintStroke(context, stroke);
+        committedFor = strokes.length + ":" + JSON.stringify(strokes[strokes.length - 1] || null) + ":" + alphaVersion;
+      }
       const context = work.getContext("2d");
       context.globalCompositeOperation = "copy";
-      context.drawImage(alpha, 0, 0);
-      for (const stroke of current ? [...strokes, current] : strokes) {
-        context.globalCompositeOperation = stroke.mode === "erase" ? "destination-out" : "source-over";
-        context.strokeStyle = context.fillStyle = "#000";
-        context.lineWidth = stroke.radius * 2;
-        context.lineCap = context.lineJoin = "round";
-        context.beginPath();
-        const [first, ...rest] = stroke.points;
-        if (!rest.length) { context.arc(first[0] + .5, first[1] + .5, stroke.radius, 0, Math.PI * 2); context.fill(); continue; }
-        context.moveTo(first[0] + .5, first[1] + .5);
-        for (const [x, y] of rest) context.lineTo(x + .5, y + .5);
-        context.stroke();
-      }
+      context.drawImage(committed, 0, 0);
+      if (current) paintStroke(context, current);
       context.globalCompositeOperation = "source-in";
       context.drawImage(photoImage, 0, 0, work.width, work.height);
+    }
+    function show() {
       const view = canvas.getContext("2d");
       view.clearRect(0, 0, canvas.width, canvas.height);
       if (ghost.checked) { view.globalAlpha = .25; view.drawImage(photoImage, 0, 0, canvas.width, canvas.height); view.globalAlpha = 1; }
       view.drawImage(work, 0, 0);
+      if (hover && !pick.checked) {
+        view.lineWidth = Math.max(1, canvas.width / canvas.getBoundingClientRect().width);
+        view.strokeStyle = restore.checked ? "#2fbf71" : "#c62828";
+        view.beginPath();
+        view.arc(hover[0] + .5, hover[1] + .5, radius(), 0, Math.PI * 2);
+        view.stroke();
+      }
+    }
+    function draw() {
+      if (!alpha) return;
+      compose();
+      show();
       undo.disabled = !strokes.length;
       redo.disabled = !redone.length;
       canvas.dataset.strokes = String(strokes.length);
     }
 
+    let alphaVersion = 0;
     async function loadMask() {
       const mask = await loadImage(`${base}/mask.png?v=${Date.now()}`);
       alpha = alphaCanvas(mask, canvas.width, canvas.height);
+      alphaVersion += 1;
     }
 
     async function start() {
@@ -149,7 +178,8 @@ const stickerEditor = (function () {
       draw();
     });
     canvas.addEventListener("pointermove", event => {
-      if (!current) return;
+      hover = point(event);
+      if (!current) { if (alpha) show(); return; }
       const [x, y] = point(event), last = current.points[current.points.length - 1];
       // Points closer than a third of the brush add nothing the round caps do not cover.
       if (Math.hypot(x - last[0], y - last[1]) < Math.max(1, current.radius / 3)) return;
@@ -164,6 +194,7 @@ const stickerEditor = (function () {
       draw();
     }
     canvas.addEventListener("pointerup", endStroke);
+    canvas.addEventListener("pointerleave", () => { hover = null; if (alpha) show(); });
     canvas.addEventListener("pointercancel", endStroke);
 
     function step(from, to) {

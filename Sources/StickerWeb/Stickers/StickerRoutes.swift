@@ -121,7 +121,7 @@ struct StickerRoutes: Sendable {
             let asked = try await SubjectChoiceJSON.decode(request)
             let id = try context.photoID()
             if let point = try asked.clickedPoint() {
-                // A click: the subject under it, looked at closer (the network) when none was found there.
+                // A click: the subject under it, as `--point` cuts it (maybe a closer look: the network).
                 try await service.chooseSubject(id, atX: point.x, y: point.y)
             } else {
                 try await service.chooseSubjects(id, try asked.choice())
