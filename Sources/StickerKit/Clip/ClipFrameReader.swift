@@ -33,7 +33,7 @@ public final class ClipFrameReader {
         }
         arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "-"]
         let pipe = Pipe(), log = ErrorLog()
-        self.pipe = PipeEnd(pipe.fileHandleForReading)
+        self.pipe = PipeEnd(pipe.fileHandleForReading, reading: true)
         self.log = log
         (process, exit) = try ffmpeg.start(arguments, input: FileHandle.nullDevice, output: pipe, log: log)
     }
