@@ -17,6 +17,11 @@ if ! python3 -c "import selenium" 2>/dev/null; then
     echo "browser tests: installing selenium" >&2
     python3 -m pip install -q "selenium>=4.51,<5"
 fi
+# The editor's test reads the served stickers' pixels.
+if ! python3 -c "import PIL" 2>/dev/null; then
+    echo "browser tests: installing Pillow" >&2
+    python3 -m pip install -q "Pillow>=10"
+fi
 
 # The same build plan as `swift test` (which CI runs first), so this is a no-op there.
 swift build --build-tests
@@ -94,5 +99,12 @@ python3 "$here/test_library.py" "$bin_dir/stickers" "$apod_url" "$work/uploads" 
     status=1
     echo "--- library server log ---" >&2
     tail -n 50 "$work/library-test/library-server.log" >&2
+}
+# The sticker editor across a restart: its own servers over their own library.
+mkdir -p "$work/editor-test"
+python3 "$here/test_editor.py" "$bin_dir/stickers" "$apod_url" "$work/uploads" "$work/editor-test" || {
+    status=1
+    echo "--- editor server log ---" >&2
+    tail -n 50 "$work/editor-test/library-server.log" >&2
 }
 exit "$status"

@@ -82,7 +82,9 @@ public final class StickerViewModel {
     @ObservationIgnored public let cache: ProcessedPhotoCache
     /// Makes the clips among the photos into animated stickers (nil: clips are refused, saying so).
     @ObservationIgnored public var clipStickers: ClipStickers?
-    @ObservationIgnored private let loader = PhotoDataLoader()
+    @ObservationIgnored let loader = PhotoDataLoader()
+    /// Whether a closer look at a clicked point is running (one at a time: see `chooseSubject`).
+    @ObservationIgnored var isLookingCloser = false
     @ObservationIgnored private var batch: Task<Void, Never>?
 
     public init(cache: ProcessedPhotoCache, maxConcurrentJobs: Int = ProcessInfo.processInfo.activeProcessorCount) {

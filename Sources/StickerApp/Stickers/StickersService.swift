@@ -344,22 +344,31 @@ public final class StickersService {
     /// Redraws one processed sticker in `style` (no network: from the cut-out the cache kept);
     /// the pack, the images and the library have it from then on.
     public func restyle(_ id: SelectedPhoto.ID, with style: StickerStyle) async throws(ServiceError) {
+        try await makeVariant(of: id, "restyled") { model throws(VariantError) in try await model.restyle(id, with: style) }
+    }
+
+    /// Makes a variant of one processed photo with `make` (a restyle, a re-cut, an edit) and
+    /// records it: the pack, the images and the library have it from then on.
+    func makeVariant(of id: SelectedPhoto.ID, _ verb: String,
+                     _ make: (StickerViewModel) async throws(VariantError) -> Void) async throws(ServiceError) {
         let (photo, _) = try files(of: id)
         do {
-            try await model.restyle(id, with: style)
+            try await make(model)
         } catch {
-            throw Self.variantFailure(photo, "restyled", error)
+            throw Self.variantFailure(photo, verb, error)
         }
         recorded.remove(id)
         await recordResults()
     }
 
-    /// The error for a variant (restyle, re-cut) that could not be made, with its reason.
+    /// The error for a variant (restyle, re-cut, edit) that could not be made, with its reason.
     private static func variantFailure(_ photo: SelectedPhoto, _ verb: String, _ error: VariantError) -> ServiceError {
         let message = "\(photo.name) cannot be \(verb): \(error)"
         return switch error {
-        case .notProcessed, .nothingKept: .notReady(message)
+        case .notProcessed, .nothingKept, .engine, .busy: .notReady(message)
         case .choice(let choice): .unusable(choice.description)
+        case .edits, .nothingLeft, .nothingAt: .unusable(message)
+        case .caption(let caption): caption.isUsageError ? .unusable(message) : .notReady(message)
         case .notWritten: .notKept(message)
         }
     }
@@ -376,14 +385,7 @@ public final class StickersService {
     /// Cuts one processed sticker out again keeping the subjects `choice` names (no network: from
     /// the subjects the cache kept); the pack, the images and the library have it from then on.
     public func chooseSubjects(_ id: SelectedPhoto.ID, _ choice: SubjectChoice) async throws(ServiceError) {
-        let (photo, _) = try files(of: id)
-        do {
-            try await model.chooseSubjects(id, choice)
-        } catch {
-            throw Self.variantFailure(photo, "cut out again", error)
-        }
-        recorded.remove(id)
-        await recordResults()
+        try await makeVariant(of: id, "cut out again") { model throws(VariantError) in try await model.chooseSubjects(id, choice) }
     }
 
     // MARK: Packs

@@ -36,8 +36,12 @@
         onclick: () => act("DELETE", `/api/stickers/photos/${photo.id}`) }),
       images, el("div", { class: "name", text: photo.name, title: photo.name }), status);
     if (photo.colors.length) node.append(swatches(photo.colors));
-    // A clip's subject is followed through it: no subjects to pick, its style restyles every frame.
-    if (photo.status === "processed") node.append(...(photo.animated ? [] : [subjectsPicker(photo, node)]), styleControls(photo, node));
+    // A clip's subject is followed through it: no subjects to pick and no brush edits (those are
+    // of one frame); its style restyles every frame.
+    if (photo.status === "processed") {
+      node.append(...(photo.animated ? [] : [subjectsPicker(photo, node)]), styleControls(photo, node),
+        ...(photo.animated ? [] : [editButton(photo, node)]));
+    }
     return node;
   }
 
@@ -86,6 +90,16 @@
     }
     api("GET", `/api/stickers/photos/${photo.id}/subjects`).then(draw).catch(() => picker.remove());
     return picker;
+  }
+
+  // "Edit": the sticker editor (editor.js) on the photo as it is now; its images reloaded once saved.
+  function editButton(photo, node) {
+    const latest = () => (state && state.photos.find(p => p.id === photo.id)) || photo;
+    return el("button", { type: "button", class: "edit", text: "Edit", "aria-label": "Edit the sticker of " + photo.name,
+      onclick: () => stickerEditor.open(latest(), snapshot => {
+        if (snapshot) render(snapshot);
+        reloadImages(photo, node);
+      }) });
   }
 
   // Per-sticker style: each change is sent at once (the server redraws from the kept cut-out in

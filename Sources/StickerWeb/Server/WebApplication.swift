@@ -106,6 +106,7 @@ public enum WebApplication {
         router.add(middleware: RequestLimitsMiddleware(capacity: capacity))
         AssetRoutes().register(on: router)
         StickerRoutes(service: services.stickers, capacity: capacity).register(on: router)
+        EditorRoutes(service: services.stickers, limits: configuration.limits).register(on: router)
         ColorRoutes(service: services.colors, capacity: capacity).register(on: router)
         SpaceRoutes(service: services.space).register(on: router)
         return router
