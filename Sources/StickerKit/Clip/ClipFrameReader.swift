@@ -61,6 +61,13 @@ public final class ClipFrameReader {
         return nil
     }
 
+    /// Stops ffmpeg if it still runs and awaits its end, so it is reaped before the work returns
+    /// (a process that exits right after, as on Ctrl-C, leaves no ffmpeg behind).
+    public func stop() async {
+        close()
+        _ = await exit.status()
+    }
+
     /// Stops ffmpeg if it still runs. Nothing waits for it: Foundation reaps it when it has gone
     /// (its `terminationHandler`), so this is safe from `deinit` and from any thread.
     public func close() {

@@ -65,6 +65,12 @@ public final class WebMEncoder {
         return log.text()
     }
 
+    /// Kills ffmpeg if it still runs and awaits its end (it is reaped before the work returns).
+    public func stop() async {
+        cancel()
+        _ = await exit.status()
+    }
+
     /// Kills ffmpeg if it still runs; Foundation reaps it (nothing waits, so `deinit` may call this).
     public func cancel() {
         guard !exit.hasEnded else { return }
