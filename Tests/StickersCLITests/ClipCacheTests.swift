@@ -74,7 +74,9 @@ struct ClipCacheTests {
         var killed = 0
         for delay in [0.0, 1.0, 3.0, 6.0] {
             let run = try await Stickers.run(arguments, environment: place.environment(model: model)) { process, _ in
-                for _ in 0..<600 where ClipCLITests.children(of: process.processIdentifier).isEmpty {
+                // Until a child (ffprobe, then ffmpeg) runs: at most 30 s.
+                for _ in 0..<600 {
+                    if !ClipCLITests.children(of: process.processIdentifier).isEmpty { break }
                     try await Task.sleep(for: .milliseconds(50))
                 }
                 try await Task.sleep(for: .seconds(delay))

@@ -33,7 +33,7 @@ public final class ClipFrameReader {
         }
         arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "-"]
         let pipe = Pipe(), log = ErrorLog()
-        self.pipe = PipeEnd(pipe.fileHandleForReading)
+        self.pipe = PipeEnd(pipe.fileHandleForReading, reading: true)
         self.log = log
         (process, exit) = try ffmpeg.start(arguments, input: FileHandle.nullDevice, output: pipe, log: log)
     }
@@ -59,6 +59,13 @@ public final class ClipFrameReader {
             throw .unreadable(reason.isEmpty ? (!pixels.isEmpty ? "the stream ends inside a frame" : "ffmpeg exit status \(status)") : reason)
         }
         return nil
+    }
+
+    /// Stops ffmpeg if it still runs and awaits its end, so it is reaped before the work returns
+    /// (a process that exits right after, as on Ctrl-C, leaves no ffmpeg behind).
+    public func stop() async {
+        close()
+        _ = await exit.status()
     }
 
     /// Stops ffmpeg if it still runs. Nothing waits for it: Foundation reaps it when it has gone

@@ -164,7 +164,9 @@ public struct ClipStickerMaker: Sendable {
             try await deliver(batch)
             batch.removeAll()
         } catch {
-            sink?.cancel()
+            // Both ffmpegs killed and awaited: none outlives the work (nor the process, on Ctrl-C).
+            await sink?.stop()
+            await reader.stop()
             throw error
         }
         guard var sink else { throw ClipError.noFrames }
@@ -281,4 +283,7 @@ struct FrameSink {
     }
 
     func cancel() { webm?.cancel() }
+
+    /// Kills the encoder's ffmpeg (WebM) and awaits its end.
+    func stop() async { await webm?.stop() }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -88,18 +89,60 @@ final class ChildExit: Sendable {
 }
 
 /// Our end of a pipe to a child process, made non-blocking: reads and writes move what the pipe
-/// takes at once, and when it takes nothing the task awaits readiness — a one-shot readability or
-/// writeability handler (run by Foundation off the cooperative pool) resumes it. So the pipe's
-/// 64 KB stays the only buffer (ffmpeg waits while we work: back-pressure, memory bounded), and
-/// no pool thread sits in read(2) or write(2). A child that dies makes the pipe ready (end of
-/// file, or EPIPE), so a kill always ends the wait.
-final class PipeEnd: Sendable {
+/// takes at once, and when it takes nothing the task awaits readiness — a dispatch source on the
+/// descriptor, resumed only while a task waits and suspended by its own event handler, resumes
+/// it through a continuation. So the pipe's 64 KB stays the only buffer (ffmpeg waits while we
+/// work: back-pressure, memory bounded), and no pool thread sits in read(2) or write(2). A child
+/// that dies makes the pipe ready (end of file, or EPIPE), so a kill always ends the wait.
+///
+/// Not FileHandle's readabilityHandler: each setting makes a new source, stored after it is
+/// resumed, so a handler that clears itself can miss its own source and later cancel the next
+/// waiter's (a lost wake-up, seen under load with 1080p frames). Owned by one task (the reader's
+/// or the encoder's), so one wait at a time.
+final class PipeEnd {
     let handle: FileHandle
+    private let source: any DispatchSourceProtocol
+    private let waiter = Waiter()
+    private var closed = false
 
-    init(_ handle: FileHandle) {
+    /// The continuation of the task waiting for readiness, if any. Sendable through its Mutex.
+    private final class Waiter: Sendable {
+        let slot = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    }
+
+    init(_ handle: FileHandle, reading: Bool) {
         self.handle = handle
         let fd = handle.fileDescriptor
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        // No queue of ours: the source's handler runs on a global queue, off the cooperative pool;
+        // it only suspends the source and resumes the waiting task.
+        source = reading ? DispatchSource.makeReadSource(fileDescriptor: fd) : DispatchSource.makeWriteSource(fileDescriptor: fd)
+        let waiter = waiter
+        // Weakly: the source holds its handler, which must not hold the source.
+        let sourceObject = source as AnyObject
+        source.setEventHandler { [weak sourceObject] in
+            // Until the next wait: a ready pipe would otherwise fire again and again.
+            (sourceObject as? any DispatchSourceProtocol)?.suspend()
+            waiter.slot.withLock { $0.take() }?.resume()
+        }
+        // Created inactive (suspended): `ready()` resumes it for each wait.
+    }
+
+    deinit { close() }
+
+    /// Stops watching the descriptor (before it is closed: dispatch must not watch a closed one).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        source.cancel()
+        // A source is released resumed: suspended now (between waits), it is resumed once to let it go.
+        source.resume()
+    }
+
+    /// Stops watching, then closes the descriptor (the child sees the end of its input).
+    func closeHandle() {
+        close()
+        try? handle.close()
     }
 
     /// Fills `count` bytes; fewer only at the end of the stream (or on an error).
@@ -110,7 +153,7 @@ final class PipeEnd: Sendable {
             let n = bytes.withUnsafeMutableBytes { Foundation.read(handle.fileDescriptor, $0.baseAddress! + filled, count - filled) }
             if n > 0 { filled += n; continue }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { await ready(reading: true); continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !closed { await ready(); continue }
             break  // 0: end of file; another error: the stream is over for us
         }
         if filled < count { bytes.removeSubrange(filled...) }
@@ -124,31 +167,20 @@ final class PipeEnd: Sendable {
             let n = bytes.withUnsafeBytes { Foundation.write(handle.fileDescriptor, $0.baseAddress! + done, $0.count - done) }
             if n > 0 { done += n; continue }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { await ready(reading: false); continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !closed { await ready(); continue }
             return false
         }
         return true
     }
 
     /// Suspends until the pipe can be read (or written) without blocking.
-    private func ready(reading: Bool) async {
-        let box = OnceBox()
+    private func ready() async {
+        let waiter = waiter, source = source
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            box.set(continuation)
-            let handler: @Sendable (FileHandle) -> Void = { handle in
-                if reading { handle.readabilityHandler = nil } else { handle.writeabilityHandler = nil }
-                box.resume()
-            }
-            if reading { handle.readabilityHandler = handler } else { handle.writeabilityHandler = handler }
+            waiter.slot.withLock { $0 = continuation }
+            source.resume()
         }
     }
-}
-
-/// A continuation resumed at most once, whichever handler call comes first.
-private final class OnceBox: Sendable {
-    private let slot = Mutex<CheckedContinuation<Void, Never>?>(nil)
-    func set(_ continuation: CheckedContinuation<Void, Never>) { slot.withLock { $0 = continuation } }
-    func resume() { slot.withLock { $0.take() }?.resume() }
 }
 
 /// A child process's standard error (or a small standard output), kept in an unlinked temporary

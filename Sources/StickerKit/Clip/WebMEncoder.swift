@@ -32,7 +32,7 @@ public final class WebMEncoder {
         else { arguments += ["-crf", "\(crf)", "-b:v", "0"] }
         arguments += ["-f", "webm", output.path]
         let input = Pipe(), log = ErrorLog()
-        self.input = PipeEnd(input.fileHandleForWriting)
+        self.input = PipeEnd(input.fileHandleForWriting, reading: false)
         self.log = log
         (process, exit) = try ffmpeg.start(arguments, input: input, output: FileHandle.nullDevice, log: log)
     }
@@ -53,16 +53,22 @@ public final class WebMEncoder {
 
     /// Ends the stream and awaits ffmpeg finishing the file.
     public func finish() async throws(ClipError) {
-        try? input.handle.close()
+        input.closeHandle()
         let pid = process.processIdentifier
         let status = await withTaskCancellationHandler { await exit.status() } onCancel: { kill(pid, SIGKILL) }
         guard status == 0 else { throw .encoding("ffmpeg (libvpx-vp9): \(log.text())") }
     }
 
     private func finishText() async -> String {
-        try? input.handle.close()
+        input.closeHandle()
         _ = await exit.status()
         return log.text()
+    }
+
+    /// Kills ffmpeg if it still runs and awaits its end (it is reaped before the work returns).
+    public func stop() async {
+        cancel()
+        _ = await exit.status()
     }
 
     /// Kills ffmpeg if it still runs; Foundation reaps it (nothing waits, so `deinit` may call this).
