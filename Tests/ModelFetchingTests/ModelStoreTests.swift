@@ -79,6 +79,45 @@ import Testing
         #expect(lines.all.contains { $0.contains("corrupt") })
     }
 
+    /// A store of a small "model" whose digest is known, in a private cache, verified once (its
+    /// record written), and the file's modification time then.
+    private func verifiedStoreOfKnownBytes(_ bytes: [UInt8], in directory: URL) throws -> (ModelStore, Date) {
+        let model = ModelDescriptor(fileName: "m.onnx", wheelRequirement: "none", wheelMember: "m.onnx",
+                                    sha256: SHA256.hexDigest(of: bytes))
+        let store = ModelStore(model: model, environment: ["XDG_CACHE_HOME": directory.path])
+        try FileManager.default.createDirectory(at: store.cacheDirectory, withIntermediateDirectories: true)
+        try Data(bytes).write(to: store.cachedFileURL)
+        #expect(try store.readVerified(trustingRecord: true) == Data(bytes))
+        #expect(FileManager.default.fileExists(atPath: store.stampURL.path))
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: store.cachedFileURL.path)[.modificationDate] as? Date)
+        return (store, modified)
+    }
+
+    @Test("A verified model is trusted by its record, and hashed again once changed in place, even with its old size and times")
+    func theRecordNamesTheVeryFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, modified) = try verifiedStoreOfKnownBytes([UInt8](repeating: 7, count: 4096), in: directory)
+        // Rewritten in place, same size, its modification time set back: only the change time tells.
+        let handle = try FileHandle(forWritingTo: store.cachedFileURL)
+        try handle.write(contentsOf: [UInt8](repeating: 8, count: 16))
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: store.cachedFileURL.path)
+        #expect(throws: ModelStoreError.self) { try store.readVerified(trustingRecord: true) }
+    }
+
+    @Test("A model replaced by another file of the same size and times is hashed again")
+    func aReplacedFileIsNotTrusted() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, modified) = try verifiedStoreOfKnownBytes([UInt8](repeating: 7, count: 4096), in: directory)
+        let other = directory.appendingPathComponent("other")
+        try Data(repeating: 9, count: 4096).write(to: other)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: other.path)
+        _ = rename(other.path, store.cachedFileURL.path)
+        #expect(throws: ModelStoreError.self) { try store.readVerified(trustingRecord: true) }
+    }
+
     @Test func withoutPythonTheErrorSaysWhatToRun() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -26,9 +26,10 @@ public enum CutOutModel {
     public static func load(explicitPath: String? = nil, threads: Int = 1,
                             log: @Sendable (String) -> Void = { _ in }) async throws(CutOutModelError) -> U2NetSaliency {
         let store = ModelStore(explicitPath: explicitPath)
-        let url: URL
+        let url: URL, bytes: Data
         do {
-            url = try await store.locateOrFetch(log: log)
+            // The bytes of the very file that was verified, read once.
+            (url, bytes) = try await store.loadModel(log: log)
         } catch {
             switch error {
             case .unavailable(let m): throw .unavailable(m)
@@ -37,7 +38,7 @@ public enum CutOutModel {
         }
         let network: NeuralNetwork
         do {
-            network = try NeuralNetwork(contentsOf: url)
+            network = try NeuralNetwork(onnx: bytes)
         } catch {
             throw .unusable("\(url.path): \(error.description)")
         }
