@@ -99,8 +99,13 @@ final class ChildExit: Sendable {
 /// resumed, so a handler that clears itself can miss its own source and later cancel the next
 /// waiter's (a lost wake-up, seen under load with 1080p frames). Owned by one task (the reader's
 /// or the encoder's), so one wait at a time.
+///
+/// The descriptor watched is a duplicate of the handle's, closed by the source's cancel handler
+/// only: dispatch must never watch a descriptor closed (and perhaps reused) under it — closing
+/// it right after `cancel()`, or letting the FileHandle close it when released, crashed
+/// libdispatch's event loop (`_dispatch_event_loop_drain`, seen in the TSan run of the clip tests).
 final class PipeEnd {
-    let handle: FileHandle
+    private let fd: Int32
     private let source: any DispatchSourceProtocol
     private let waiter = Waiter()
     private var closed = false
@@ -111,8 +116,9 @@ final class PipeEnd {
     }
 
     init(_ handle: FileHandle, reading: Bool) {
-        self.handle = handle
-        let fd = handle.fileDescriptor
+        let fd = dup(handle.fileDescriptor)
+        try? handle.close()
+        self.fd = fd
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         // No queue of ours: the source's handler runs on a global queue, off the cooperative pool;
         // it only suspends the source and resumes the waiting task.
@@ -125,12 +131,15 @@ final class PipeEnd {
             (sourceObject as? any DispatchSourceProtocol)?.suspend()
             waiter.slot.withLock { $0.take() }?.resume()
         }
+        // The one place the descriptor is closed: after dispatch has stopped watching it.
+        source.setCancelHandler { _ = Foundation.close(fd) }
         // Created inactive (suspended): `ready()` resumes it for each wait.
     }
 
     deinit { close() }
 
-    /// Stops watching the descriptor (before it is closed: dispatch must not watch a closed one).
+    /// Stops watching the descriptor, which the source's cancel handler then closes (the child
+    /// sees the end of its input, or a broken pipe).
     func close() {
         guard !closed else { return }
         closed = true
@@ -142,15 +151,15 @@ final class PipeEnd {
     /// Stops watching, then closes the descriptor (the child sees the end of its input).
     func closeHandle() {
         close()
-        try? handle.close()
     }
 
     /// Fills `count` bytes; fewer only at the end of the stream (or on an error).
     func read(count: Int) async -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
-        while filled < count {
-            let n = bytes.withUnsafeMutableBytes { Foundation.read(handle.fileDescriptor, $0.baseAddress! + filled, count - filled) }
+        // Never after `close()`: the descriptor may be closed, and its number reused, by then.
+        while filled < count && !closed {
+            let n = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + filled, count - filled) }
             if n > 0 { filled += n; continue }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !closed { await ready(); continue }
@@ -164,7 +173,8 @@ final class PipeEnd {
     func write(_ bytes: [UInt8]) async -> Bool {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.write(handle.fileDescriptor, $0.baseAddress! + done, $0.count - done) }
+            guard !closed else { return false }
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
             if n > 0 { done += n; continue }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !closed { await ready(); continue }
