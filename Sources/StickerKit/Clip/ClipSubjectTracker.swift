@@ -27,11 +27,10 @@ public final class ClipSubjectTracker {
         public var previousWeight: Float = 0.3
         /// Grows the previous subject (saliency pixels) when telling which new regions belong to it.
         public var trackingReach = 12
-        /// The frame (0-based, in the order pushed) compared with the first to tell a subject
-        /// from scenery the camera pans over (`MovingSubjectCheck`); nil: no check. Off by
-        /// default: on ../shared/evalset-clips it refused a clip with a moving subject (d02, a
-        /// dithered GIF) and let the pan-only clip (d03) through; its thresholds need more work.
-        public var motionCheckFrame: Int? = nil
+        /// Whether a subject the camera carries along with the rest of the scene (it never moves
+        /// apart from the background while the camera pans: `MovingSubjectCheck`) makes the clip
+        /// one without a clear subject (`finish()` throws).
+        public var refusesScenery = true
         public init() {}
     }
 
@@ -68,20 +67,54 @@ public final class ClipSubjectTracker {
         self.settings = settings
     }
 
+    /// The first frame's subject, decided before the first push (`start`).
+    private var primed: Plane?
+
+    /// Decides the first frame's subject with the frames that follow it in view (the clip's first
+    /// half second): of several salient regions, those that stay with the background while the
+    /// camera pans and another region moves apart are scenery, not the subject (a flower of the
+    /// background photo beside the one moving over it), and are left out from the first frame on.
+    /// Optional: without it, the first `push` decides from the first frame alone.
+    public func start(_ frames: [Image]) async throws(SubjectExtractionError) {
+        guard last == nil, primed == nil, let first = frames.first else { return }
+        var saliency = try await startTracking(first)
+        defer { primed = saliency }
+        guard settings.refusesScenery, frames.count > 1 else { return }
+        let regions = ConnectedComponents(saliency, threshold: 0.5)
+        guard regions.areas.count > 1 else { return }
+        let planes = regions.areas.indices.map { r in
+            Plane(width: saliency.width, height: saliency.height, values: regions.labels.map { $0 == r ? 1 : 0 })
+        }
+        guard var check = MovingSubjectCheck(frame: first, regions: planes) else { return }
+        for frame in frames.dropFirst() { check.observe(frame, mask: nil) }
+        let scenery = Set(check.sceneryRegions)
+        guard !scenery.isEmpty else { return }
+        // The scenery regions and their soft fringe leave the saliency; the subject's stay whole.
+        let leaving = Plane(width: saliency.width, height: saliency.height,
+                            values: regions.labels.map { $0 >= 0 && scenery.contains(Int($0)) ? 1 : 0 })
+        let fringe = Self.grown(leaving, by: 3)
+        for i in saliency.values.indices where fringe[i] {
+            let label = regions.labels[i]
+            if label < 0 || scenery.contains(Int(label)) { saliency.values[i] = 0 }
+        }
+    }
+
     /// The next frame's cut-out.
     public func push(_ frame: Image) async throws(SubjectExtractionError) -> FrameCutOut {
         let index = count
         count += 1
         guard var previous = last else {
-            let saliency = try await startTracking(frame)
+            let saliency: Plane
+            if let primed {
+                saliency = primed
+                self.primed = nil
+            } else {
+                saliency = try await startTracking(frame)
+            }
             last = (saliency, SubjectMotion(saliency) ?? SubjectMotion(centerX: 0, centerY: 0, size: 1))
             let cut = await refine(frame, saliency: saliency, index: index)
-            if settings.motionCheckFrame != nil { motionCheck = MovingSubjectCheck(frame: frame, mask: cut.alpha) }
+            if settings.refusesScenery { motionCheck = MovingSubjectCheck(frame: frame, mask: cut.alpha) }
             return cut
-        }
-        if index == settings.motionCheckFrame, let check = motionCheck {
-            motionCheck = nil
-            if check.isScenery(frame) { throw .noClearSubject }
         }
         let session = self.session ?? extractor.predictor.makeSession()
         self.session = session
@@ -102,7 +135,15 @@ public final class ClipSubjectTracker {
             saliency = previous.saliency
         }
         last = (saliency, SubjectMotion(saliency) ?? previous.motion)
-        return await refine(frame, saliency: saliency, index: index)
+        let cut = await refine(frame, saliency: saliency, index: index)
+        motionCheck?.observe(frame, mask: cut.alpha)
+        return cut
+    }
+
+    /// After the last frame: throws `.noClearSubject` when the clip showed scenery (the camera
+    /// panned and the subject never moved apart from the background).
+    public func finish() throws(SubjectExtractionError) {
+        if let motionCheck, motionCheck.isScenery { throw .noClearSubject }
     }
 
     /// The first frame through the photo pipeline; returns its saliency reduced to the chosen subject.
