@@ -33,11 +33,14 @@ struct MovingSubjectCheck: Sendable {
     /// Offsets of the background and of each region, from the reference and since the first frame.
     private var anchor: (x: Float, y: Float) = (0, 0)
     private var background: (x: Float, y: Float) = (0, 0)
+    /// The background's motion from the previous frame.
+    private var step: (x: Float, y: Float) = (0, 0)
     private var own: [(x: Float, y: Float)]
     /// The background's farthest offset from the first frame.
     private(set) var panned: Float = 0
     /// Which regions parted from the background at some frame.
     private(set) var apart: [Bool]
+    private var framesApart: [Int]
 
     /// nil when the first frame's mask is empty (nothing to follow).
     init?(frame: Image, mask: Mask, side: Int = 256) {
@@ -60,6 +63,7 @@ struct MovingSubjectCheck: Sendable {
         subject = self.regions.dropFirst().reduce(self.regions.first ?? []) { zip($0, $1).map { $0 || $1 } }
         own = Array(repeating: (0, 0), count: self.regions.count)
         apart = Array(repeating: false, count: self.regions.count)
+        framesApart = Array(repeating: 0, count: self.regions.count)
         guard subject.contains(true) else { return nil }
     }
 
@@ -80,28 +84,47 @@ struct MovingSubjectCheck: Sendable {
     mutating func observe(_ frame: Image, mask: Mask?) {
         guard apart.contains(false) else { return }
         let grey = Self.grey(frame, width, height)
-        let fromAnchor = (x: background.x - anchor.x, y: background.y - anchor.y)
+        // Searched where the last frame's motion, continued, puts it.
+        let fromAnchor = (x: background.x + step.x - anchor.x, y: background.y + step.y - anchor.y)
         guard let ground = offset(of: grey, near: fromAnchor, pixels: subject, inside: false) else { return }
+        step = (anchor.x + ground.x - background.x, anchor.y + ground.y - background.y)
         background = (anchor.x + ground.x, anchor.y + ground.y)
         panned = max(panned, hypot(background.x, background.y))
         for k in regions.indices where !apart[k] {
-            guard let thing = offset(of: grey, near: (own[k].x - anchor.x, own[k].y - anchor.y), pixels: regions[k], inside: true) else { continue }
+            let near = (x: own[k].x + step.x - anchor.x, y: own[k].y + step.y - anchor.y)
+            guard let thing = offset(of: grey, near: near, pixels: regions[k], inside: true) else { continue }
             own[k] = (anchor.x + thing.x, anchor.y + thing.y)
-            if hypot(own[k].x - background.x, own[k].y - background.y) > apartDistance { apart[k] = true }
+            // Apart in two frames running: one frame's mismatch (a blur, a turn) proves nothing.
+            let parted = hypot(own[k].x - background.x, own[k].y - background.y) > apartDistance
+            framesApart[k] = parted ? framesApart[k] + 1 : 0
+            if framesApart[k] >= 2 { apart[k] = true }
         }
         // Far from the reference, little of it still overlaps: this frame becomes the reference.
         if let mask, regions.count == 1, !apart[0], hypot(ground.x, ground.y) > Float(min(width, height)) / 6 {
             let now = mask.resized(width: width, height: height).values.map { $0 >= 128 }
             guard now.contains(true) else { return }
-            reference = grey; subject = now; regions = [now]; anchor = background; own = [background]
+            reference = grey; subject = now; regions = [now]; anchor = background; own = [background]; framesApart = [0]
         }
     }
 
     /// The offset (dx, dy) at which `grey` matches the reference best over the pixels outside
     /// `pixels` (the background) or inside them (a region), searched around `near`, refined below a pixel; nil when too few pixels overlap.
     private func offset(of grey: [Float], near: (x: Float, y: Float), pixels: [Bool], inside subjectPixels: Bool) -> (x: Float, y: Float)? {
+        // A best offset on the window's border may lie beyond it (a fast pan): the window follows it.
+        var centre = (x: Int(near.x.rounded()), y: Int(near.y.rounded()))
+        for _ in 0..<4 {
+            guard let found = search(grey, around: centre, pixels: pixels, inside: subjectPixels) else { return nil }
+            let moved = (x: Int(found.x.rounded()), y: Int(found.y.rounded()))
+            if abs(moved.x - centre.x) < searchRadius && abs(moved.y - centre.y) < searchRadius { return found }
+            centre = moved
+        }
+        return search(grey, around: centre, pixels: pixels, inside: subjectPixels)
+    }
+
+    /// The best offset within `searchRadius` of `centre`, refined below a pixel.
+    private func search(_ grey: [Float], around centre: (x: Int, y: Int), pixels: [Bool], inside subjectPixels: Bool) -> (x: Float, y: Float)? {
         let r = searchRadius
-        let cx = Int(near.x.rounded()), cy = Int(near.y.rounded())
+        let cx = centre.x, cy = centre.y
         var costs = [Float](repeating: .infinity, count: (2 * r + 1) * (2 * r + 1))
         var best = (cost: Float.infinity, i: -1, dx: 0, dy: 0)
         let wanted = subjectPixels ? max(16, pixels.lazy.filter { $0 }.count / 3) : width * height / 8
