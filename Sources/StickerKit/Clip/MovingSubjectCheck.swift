@@ -80,9 +80,15 @@ struct MovingSubjectCheck: Sendable {
         return apart.indices.filter { !apart[$0] }
     }
 
+    /// Whether the background is followed on once every region has moved apart (for `backgroundOffset`).
+    var followsBackground = false
+
+    /// How far the background has moved since the first frame, as a fraction of the frame's width and height.
+    var backgroundOffset: (x: Float, y: Float) { (background.x / Float(width), background.y / Float(height)) }
+
     /// Takes the next frame, with its subject's mask (nil: keep the reference as long as it overlaps).
     mutating func observe(_ frame: Image, mask: Mask?) {
-        guard apart.contains(false) else { return }
+        guard apart.contains(false) || followsBackground else { return }
         let grey = Self.grey(frame, width, height)
         // Searched where the last frame's motion, continued, puts it.
         let fromAnchor = (x: background.x + step.x - anchor.x, y: background.y + step.y - anchor.y)
