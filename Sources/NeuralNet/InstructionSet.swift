@@ -19,7 +19,7 @@ public enum InstructionSet: Sendable, Hashable {
     /// docs/benchmarks.md, "The network in BF16"). `STICKERS_PRECISION=bf16` makes it `.best`.
     case avx512bf16
     /// The widest float kernels the CPU has: AVX-512, AVX2, portable (or AVX-512 BF16 when
-    /// `STICKERS_PRECISION=bf16` is set and the CPU has it).
+    /// `STICKERS_PRECISION=bf16` is set and the CPU has it; no wider than `STICKERS_KERNELS`).
     case best
 
     /// The set actually used on this machine: the one asked for, or the widest below it the CPU has.
@@ -29,7 +29,12 @@ public enum InstructionSet: Sendable, Hashable {
         case .avx2: Self.cpuHasAVX2 ? .avx2 : .portable
         case .avx512: Self.cpuHasAVX512 ? .avx512 : InstructionSet.avx2.resolved
         case .avx512bf16: Self.cpuHasAVX512BF16 ? .avx512bf16 : InstructionSet.avx512.resolved
-        case .best: Self.bf16Requested ? InstructionSet.avx512bf16.resolved : InstructionSet.avx512.resolved
+        case .best:
+            switch Self.widestAllowed {
+            case .portable?: .portable
+            case .avx2?: InstructionSet.avx2.resolved
+            default: Self.bf16Requested ? InstructionSet.avx512bf16.resolved : InstructionSet.avx512.resolved
+            }
         }
     }
 
@@ -44,4 +49,15 @@ public enum InstructionSet: Sendable, Hashable {
     /// `STICKERS_PRECISION=bf16`: `.best` takes the BF16 products where the CPU has them (read once;
     /// anything else, `fp32` included, keeps every product in float).
     static let bf16Requested = ProcessInfo.processInfo.environment["STICKERS_PRECISION"]?.lowercased() == "bf16"
+
+    /// `STICKERS_KERNELS=portable|avx2`: the widest kernels `.best` may take (read once; unset or
+    /// anything else: the widest the CPU has). For comparing the paths on one machine, and for
+    /// counting instructions under valgrind (`scripts/perf_guard.sh`): valgrind has no AVX-512 and
+    /// runs AVX2's fused multiply-adds lane by lane, so a cut-out with the portable kernels (the
+    /// AVX2 kernels' own Swift source, compiled for the baseline) is ~11× faster there.
+    static let widestAllowed: InstructionSet? = switch ProcessInfo.processInfo.environment["STICKERS_KERNELS"]?.lowercased() {
+    case "portable": .portable
+    case "avx2": .avx2
+    default: nil
+    }
 }

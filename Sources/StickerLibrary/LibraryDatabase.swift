@@ -148,6 +148,15 @@ struct LibraryDatabase: Sendable {
                 t.add(column: "stickers", .jsonText)
             }
         }
+        migrator.registerMigration(Migration.v6) { db in
+            // The editor's work on a processed photo: its caption, its brush strokes, and the
+            // point a closer look found its subject under.
+            try db.alter(table: "result") { t in
+                t.add(column: "caption", .jsonText)
+                t.add(column: "edits", .jsonText)
+                t.add(column: "chosenPoint", .jsonText)
+            }
+        }
         return migrator
     }
 
@@ -157,6 +166,7 @@ struct LibraryDatabase: Sendable {
         static let v3 = "v3-space-favourites"
         static let v4 = "v4-chosen-subjects-and-style"
         static let v5 = "v5-pack-details"
+        static let v6 = "v6-editor-caption-edits"
     }
 
     /// The library error for a failure of SQLite (or GRDB), its cause in words. SQLite says

@@ -55,14 +55,22 @@ public struct LibraryResult: Codable, Sendable, Hashable, FetchableRecord, Persi
     public var chosenSubjects: [Int]?
     /// The sticker's style, when known; nil: as the processor made it.
     public var style: LibraryStyle?
+    /// The caption drawn on the sticker, when the person gave one (nil in records before schema v6).
+    public var caption: LibraryCaption?
+    /// The brush strokes applied to the cut-out (`cutOutFile` and `maskFile` stay unedited).
+    public var edits: BrushStrokes?
+    /// The point whose closer look chose the cut-out (`[x, y]`), when a click did.
+    public var chosenPoint: [Int]?
 
     public init(photoDigest: String, identity: String, outcome: Outcome, reason: String? = nil, stickerFile: String? = nil,
                 gradientFile: String? = nil, maskFile: String? = nil, colors: [PaletteColor]? = nil, createdAt: Date = Date(),
-                cutOutFile: String? = nil, chosenSubjects: [Int]? = nil, style: LibraryStyle? = nil) {
+                cutOutFile: String? = nil, chosenSubjects: [Int]? = nil, style: LibraryStyle? = nil,
+                caption: LibraryCaption? = nil, edits: BrushStrokes? = nil, chosenPoint: [Int]? = nil) {
         self.photoDigest = photoDigest; self.identity = identity; self.outcome = outcome; self.reason = reason
         self.stickerFile = stickerFile; self.gradientFile = gradientFile; self.maskFile = maskFile
         self.colors = colors; self.createdAt = createdAt
         self.cutOutFile = cutOutFile; self.chosenSubjects = chosenSubjects; self.style = style
+        self.caption = caption; self.edits = edits; self.chosenPoint = chosenPoint
     }
 }
 

@@ -5,6 +5,7 @@
 
 let suites: [BenchmarkSuite] = [
     // Each workstream appends its suite here.
+    clipWaitSuite,
     decodeSuite,
     editorSuite,
     inferenceSuite,

@@ -5,30 +5,6 @@ import Foundation
 import Raster
 import StickerKit
 
-/// Whether a file is a clip (video or GIF) rather than a photo: its first bytes or, for the
-/// containers that carry no fixed magic, its extension. Still images (JPEG, PNG, WebP) are photos.
-enum ClipDetection {
-    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv", "avi", "gif", "mpg", "mpeg",
-                                               "ts", "3gp", "ogv", "wmv", "flv"]
-
-    static func isClip(path: String) -> Bool {
-        // Only a regular file is sniffed: opening a FIFO or a device to read its first bytes would
-        // block (or consume them) before the batch and its Ctrl-C handler have started.
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        guard type == .typeRegular else {
-            return videoExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
-        if let format = ImageFormat.sniff(head) { return format == .gif }
-        let bytes = [UInt8](head)
-        if bytes.count >= 8, bytes[4..<8].elementsEqual("ftyp".utf8) { return true }  // MP4, MOV, 3GP
-        if bytes.count >= 4, bytes[0..<4].elementsEqual([0x1A, 0x45, 0xDF, 0xA3]) { return true }  // Matroska, WebM
-        return videoExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
-    }
-}
-
 extension StickerCommand {
     /// `stickers sticker CLIP -o OUT.webp|.webm|.png`: the clip's subject as an animated sticker.
     @MainActor func runClip(output: String) async throws {

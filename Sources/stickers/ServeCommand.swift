@@ -89,11 +89,17 @@ struct ServeCommand: AsyncParsableCommand {
             printError("listening on \(host): anyone who can reach this address can see and change your photos")
         }
         let web = WebConfiguration(host: host, port: port, library: libraryURL, allowedHosts: allowedHosts)
-        let configuration = WebAppConfiguration(
-            web: web, processor: await Self.processor(preview: preview),
+        let processor = await Self.processor(preview: preview)
+        var configuration = WebAppConfiguration(
+            web: web, processor: processor,
             cache: .standard(cacheDirectory: StickerPaths.cacheDirectory(explicit: cacheDir)), store: store,
             catalogAPI: APODConfiguration(baseURL: catalogAPI?.url ?? APODConfiguration.defaultBaseURL,
                                           apiKey: catalogAPIKey))
+        // Clips are cut out by the engine's own network (the preview's stand-in when it has none),
+        // their stickers cached beside the processed photos, as `make` does.
+        let predictor = (processor as? PhotoProcessor)?.subjectExtractor.predictor ?? BorderContrastSaliency()
+        configuration.clipStickers = ClipStickers(maker: ClipStickerMaker(predictor: predictor),
+                                                  cache: .inside(cacheDirectory: StickerPaths.cacheDirectory(explicit: cacheDir)))
         let host = host
         let app: WebApp
         do {

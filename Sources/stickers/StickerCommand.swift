@@ -127,8 +127,8 @@ struct StickerCommand: AsyncParsableCommand {
     }
 
     /// The sticker `--subject`, `--point` or `--box` asks for, re-cut from the one made (nil: keep
-    /// it). A point or box the first look found nothing at gets a closer look (the network again,
-    /// on a crop around it).
+    /// it). A point or box gets a closer look (the network again, on a crop around it) unless it
+    /// names a subject the first look found that fills most of the photo.
     @MainActor private func choose(from sticker: Sticker, photo: Image, extractor: SubjectExtractor) async throws -> Sticker? {
         let target: SubjectTarget
         switch (subject, point, edit.box) {

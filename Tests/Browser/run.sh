@@ -17,6 +17,11 @@ if ! python3 -c "import selenium" 2>/dev/null; then
     echo "browser tests: installing selenium" >&2
     python3 -m pip install -q "selenium>=4.51,<5"
 fi
+# The editor's test reads the served stickers' pixels.
+if ! python3 -c "import PIL" 2>/dev/null; then
+    echo "browser tests: installing Pillow" >&2
+    python3 -m pip install -q "Pillow>=10"
+fi
 
 # The same build plan as `swift test` (which CI runs first), so this is a no-op there.
 swift build --build-tests
@@ -47,6 +52,13 @@ cp Samples/invalid/ladybird-truncated.jpg "$work/uploads/truncated.jpg" 2>/dev/n
 for sample in astronaut-portrait-exif6.jpg chelsea-cat.jpg coffee.png ladybird.jpg marigold.jpg rocket.jpg; do
     cp "Samples/$sample" "$work/uploads/sample-$sample" 2>/dev/null || true
 done
+
+# A clip for the clip test: a red disc moving over a grey ground, 1 s (ffmpeg, as CI installs it).
+if command -v ffmpeg >/dev/null; then
+    ffmpeg -v error -y -f lavfi -i "color=c=gray:s=160x120:r=15:d=1" \
+        -vf "geq=r='if(lt(hypot(X-(20+T*90),Y-60),22),230,110+X/8)':g='if(lt(hypot(X-(20+T*90),Y-60),22),30,110+X/8)':b='if(lt(hypot(X-(20+T*90),Y-60),22),30,110+X/8)'" \
+        -c:v libx264 -pix_fmt yuv420p -crf 18 "$work/uploads/disc.mp4"
+fi
 
 # wait_for_line LOG SED_EXPRESSION PID: prints the first match once the process has written it.
 wait_for_line() {
@@ -80,11 +92,19 @@ if [ "$status" -ne 0 ]; then
     echo "--- server log ---" >&2
     tail -n 50 "$work/server.log" >&2
 fi
+python3 "$here/test_clips.py" "$url" "$work/uploads" "$root/docs" || status=$?
 # The library across a restart: its own servers (stopped with SIGINT) over their own library.
 mkdir -p "$work/library-test"
 python3 "$here/test_library.py" "$bin_dir/stickers" "$apod_url" "$work/uploads" "$work/library-test" || {
     status=1
     echo "--- library server log ---" >&2
     tail -n 50 "$work/library-test/library-server.log" >&2
+}
+# The sticker editor across a restart: its own servers over their own library.
+mkdir -p "$work/editor-test"
+python3 "$here/test_editor.py" "$bin_dir/stickers" "$apod_url" "$work/uploads" "$work/editor-test" || {
+    status=1
+    echo "--- editor server log ---" >&2
+    tail -n 50 "$work/editor-test/library-server.log" >&2
 }
 exit "$status"

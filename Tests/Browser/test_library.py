@@ -57,18 +57,24 @@ def image_loaded(driver, image):
     return driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0;", image)
 
 
+def upload_and_process(driver, server, names):
+    """Opens the page on an empty library, uploads the photos `names` (in UPLOADS) and processes
+    them; returns once every one is processed."""
+    driver.get(server.url + "/")
+    wait(driver, lambda d: d.find_element(By.ID, "progress-text").text == "No photos yet", "page did not load")
+    field = driver.find_element(By.ID, "upload")
+    driver.execute_script("arguments[0].hidden = false;", field)
+    field.send_keys("\n".join(os.path.join(UPLOADS, name) for name in names))
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == len(names), "uploads not added")
+    driver.find_element(By.ID, "process").click()
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card[data-status='processed']")) == len(names),
+         "photos not processed")
+
+
 def test_everything_is_still_there_after_a_restart(driver):
     server = Server()
     try:
-        driver.get(server.url + "/")
-        wait(driver, lambda d: d.find_element(By.ID, "progress-text").text == "No photos yet", "page did not load")
-        field = driver.find_element(By.ID, "upload")
-        driver.execute_script("arguments[0].hidden = false;", field)
-        field.send_keys("\n".join(os.path.join(UPLOADS, name) for name in ("sunset.png", "cat.jpg")))
-        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card")) == 2, "uploads not added")
-        driver.find_element(By.ID, "process").click()
-        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".card[data-status='processed']")) == 2,
-             "photos not processed")
+        upload_and_process(driver, server, ["sunset.png", "cat.jpg"])
         names = sorted(n.text for n in driver.find_elements(By.CSS_SELECTOR, ".card .name"))
 
         driver.find_element(By.ID, "tab-button-colors").click()

@@ -44,23 +44,8 @@ struct ContrastSaliency: SaliencyPredicting {
     var gridSide = 40
 
     func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
-        var border = (0.0, 0.0, 0.0), n = 0.0
-        for y in 0..<image.height {
-            for x in 0..<image.width where x == 0 || y == 0 || x == image.width - 1 || y == image.height - 1 {
-                let p = image[x, y]
-                border.0 += Double(p.r); border.1 += Double(p.g); border.2 += Double(p.b); n += 1
-            }
-        }
-        border = (border.0 / n, border.1 / n, border.2 / n)
-        var plane = Plane(width: gridSide, height: gridSide)
-        for gy in 0..<gridSide {
-            for gx in 0..<gridSide {
-                let p = image[min(image.width - 1, (2 * gx + 1) * image.width / (2 * gridSide)),
-                              min(image.height - 1, (2 * gy + 1) * image.height / (2 * gridSide))]
-                let d = abs(Double(p.r) - border.0) + abs(Double(p.g) - border.1) + abs(Double(p.b) - border.2)
-                plane[gx, gy] = d > 120 ? 1 : 0
-            }
-        }
+        // StickerKit's stand-in (far from the border colour or not, on the grid), then softened.
+        let plane = try await BorderContrastSaliency(gridSide: gridSide).saliency(of: image)
         // One 3×3 blur pass: soft, network-like edges.
         var blurred = plane
         for y in 0..<gridSide {

@@ -24,7 +24,7 @@ func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
             }
             #expect(tables == ["catalogEntry", "colorScheme", "pack", "photo", "result", "savedSpacePhoto", "spaceFavorite"])
             #expect(applied == [LibraryDatabase.Migration.v1, LibraryDatabase.Migration.v2, LibraryDatabase.Migration.v3,
-                                LibraryDatabase.Migration.v4, LibraryDatabase.Migration.v5])
+                                LibraryDatabase.Migration.v4, LibraryDatabase.Migration.v5, LibraryDatabase.Migration.v6])
             let mode = try await library.database.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
             #expect(mode == "wal")
         }

@@ -63,13 +63,15 @@ func withWebApp<Value: Sendable>(
     cache: ProcessedPhotoDiskCache? = nil,
     capacity: ServerCapacity? = nil,
     packFolders: PackFolders = ScratchFolder.packFolders,
+    clipStickers: ClipStickers? = nil,
     _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
-    let configuration = WebAppConfiguration(
+    var configuration = WebAppConfiguration(
         web: WebConfiguration(host: "127.0.0.1", port: 0, library: library, limits: limits),
         processor: processor, cache: cache, maxConcurrentJobs: 2, store: store,
         catalogAPI: APODConfiguration(baseURL: catalogAPI, apiKey: "test", retry: RetryPolicy(maxAttempts: 1), log: { _ in }),
         catalogSelection: .random(count: 4), savedPhotos: savedPhotos, colorExtractor: colorExtractor, packFolders: packFolders)
+    configuration.clipStickers = clipStickers
     let app = try await buildApplication(configuration, capacity: capacity)
     return try await app.application.test(testing) { client in try await test(client) }
 }

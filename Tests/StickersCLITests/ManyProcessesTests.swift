@@ -76,8 +76,7 @@ struct ManyProcessesTests {
             // Every fourth without the cache: its private folder must go too.
             let arguments = ["make", photos.path, "-o", pack.path] + (index % 4 == 3 ? ["--no-cache"] : [])
             let run = try await Stickers.run(arguments, environment: place.environment(model: model)) { process, _ in
-                try await Task.sleep(for: .seconds(moment))
-                kill(process.processIdentifier, SIGKILL)
+                try await Self.killLater(process.processIdentifier, after: moment)
             }
             if run.status == 128 + SIGKILL { killed += 1 }
             print("make \(index + 1): \(run.status == 128 + SIGKILL ? "killed" : "exit \(run.status)") at \(String(format: "%.2f", moment)) s")
@@ -92,6 +91,19 @@ struct ManyProcessesTests {
         #expect(place.leftovers.isEmpty, "left behind: \(place.leftovers)")
         let integrity = try await ServeShutdownTests.integrityCheck(place.data.appending(path: "library.sqlite"))
         #expect(integrity == "ok", "integrity_check: \(integrity)")
+    }
+
+    /// Sends SIGKILL to `pid` `seconds` from now, timed by a process of its own: this test process's
+    /// threads may all be busy with other tests' engine work, so a `Task.sleep` here can wake so late
+    /// that every run has ended (seen in a full `swift test`). Returns when the signal was sent.
+    static func killLater(_ pid: Int32, after seconds: Double) async throws {
+        let timer = Process()
+        timer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        timer.arguments = ["-c", "sleep \(String(format: "%.3f", seconds)); kill -KILL \(pid) 2>/dev/null; true"]
+        let ended = AsyncStream<Void>.makeStream()
+        timer.terminationHandler = { _ in ended.continuation.finish() }
+        try timer.run()
+        for await _ in ended.stream {}
     }
 
     @Test("Two makes and a serve on one library and one cache at once: all succeed, the lone runs' packs, the database sound")

@@ -56,6 +56,10 @@ public actor ProcessedPhotoCache {
         self.kinds = Self.allKinds
     }
 
+    /// What looks closer at a point the first look missed (the processor's extractor), when the
+    /// processor can: the web app's click on a photo.
+    public nonisolated var subjectFinder: (any SubjectFinding)? { processor as? any SubjectFinding }
+
     /// Every PNG an entry can hold: what a lasting cache keeps.
     public static let allKinds: Set<StickerPNGs.Kind> = [.sticker, .gradient, .mask, .cutOut]
 

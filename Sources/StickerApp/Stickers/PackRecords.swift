@@ -29,6 +29,6 @@ nonisolated public enum PackRecords {
 extension StickerViewModel {
     /// The processed photos' names in selection order: the stickers a pack of them holds.
     public var processedNames: [String] {
-        selection.filter { state(of: $0.id).files != nil }.map(\.name)
+        selection.filter { state(of: $0.id).files.map { !$0.isAnimated } ?? false }.map(\.name)
     }
 }

@@ -8,7 +8,8 @@ extension StickerViewModel {
     /// as it finished, read one at a time: no pixels are encoded here.
     public func exportPack(to url: URL) async throws {
         let items = selection.compactMap { photo in
-            state(of: photo.id).files.map { StickerPack.Item(name: photo.name, files: $0) }
+            // A clip's animated sticker goes in the animated packs (`animatedPack(for:)`).
+            state(of: photo.id).files.flatMap { $0.isAnimated ? nil : StickerPack.Item(name: photo.name, files: $0) }
         }
         let invalid = selection.compactMap { photo in
             state(of: photo.id).problem.map { StickerPack.InvalidPhoto(name: photo.name, reason: $0.reason) }

@@ -12,8 +12,8 @@ extension StickerViewModel {
 
     /// Shows what the library holds from earlier runs: the photos (uploads from the library's own
     /// copy, folder photos from their file) and, for those made with the same engine and options,
-    /// their stickers as the person last saw them — the subjects chosen and the style picked
-    /// included. The rest are pending and will come from the cache when processed.
+    /// their stickers as the person last saw them — the subjects chosen, the style picked, the
+    /// brush strokes and the caption included. The rest are pending and will come from the cache when processed.
     public func restore(from library: StickerLibrary) async throws(LibraryError) -> LibraryRestoration {
         let photos = try await library.photos()
         let results = try await library.results(identity: cache.identity)
@@ -94,7 +94,8 @@ nonisolated enum LibraryStickerRecords {
                 photoDigest: item.digest, identity: identity, outcome: .processed,
                 stickerFile: try stored(files.sticker), gradientFile: try stored(files.gradient), maskFile: try stored(files.mask),
                 colors: files.colorScheme.colors, cutOutFile: try stored(files.cutOut),
-                chosenSubjects: files.chosenSubjects, style: files.style.map(LibraryStyle.init)))
+                chosenSubjects: files.chosenSubjects, style: files.style.map(LibraryStyle.init),
+                caption: files.caption.map(LibraryCaption.init), edits: files.edits, chosenPoint: files.chosenPoint))
         }
         return results
     }
@@ -116,6 +117,11 @@ nonisolated enum LibraryStickerRecords {
                                  colorScheme: PhotoColorScheme(colors: result.colors ?? []))
         files.chosenSubjects = result.chosenSubjects
         files.style = result.style?.style ?? cacheEntry?.style
+        files.caption = result.caption?.caption
+        files.edits = result.edits
+        files.chosenPoint = result.chosenPoint
+        // A clip's sticker is recorded as any other; its animated WebP says what it is.
+        files.isAnimated = ClipDetection.isAnimatedWebP((try? FileHandle(forReadingFrom: sticker).read(upToCount: 21)) ?? Data())
         return files
     }
 }

@@ -80,7 +80,11 @@ public final class StickerViewModel {
     public var maxConcurrentJobs: Int
 
     @ObservationIgnored public let cache: ProcessedPhotoCache
-    @ObservationIgnored private let loader = PhotoDataLoader()
+    /// Makes the clips among the photos into animated stickers (nil: clips are refused, saying so).
+    @ObservationIgnored public var clipStickers: ClipStickers?
+    @ObservationIgnored let loader = PhotoDataLoader()
+    /// Whether a closer look at a clicked point is running (one at a time: see `chooseSubject`).
+    @ObservationIgnored var isLookingCloser = false
     @ObservationIgnored private var batch: Task<Void, Never>?
 
     public init(cache: ProcessedPhotoCache, maxConcurrentJobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -209,7 +213,7 @@ public final class StickerViewModel {
         return true
     }
 
-    private enum Outcome: Sendable {
+    enum Outcome: Sendable {
         case processed(StickerFiles, cached: Bool)
         case invalid(PhotoProblem)
         case engineFailed(String)
@@ -228,6 +232,7 @@ public final class StickerViewModel {
         guard let data = await loadPhoto(photo) else {
             return state(of: photo.id).problem.map(Outcome.invalid) ?? .cancelled
         }
+        if isClip(photo, data: data) { return await clipOutcome(for: photo, data: data) }
         do {
             let (files, origin) = try await cache.lookup(data)
             return .processed(files, cached: origin.isCached)
@@ -274,6 +279,8 @@ nonisolated public enum PhotoProblem: Error, Sendable, Hashable, CustomStringCon
     case unreadableFile(PhotoLoadingError)
     /// Its picture cannot be used (not a readable image, no clear subject).
     case unusable(PhotoProcessingError)
+    /// A clip that cannot become an animated sticker (unreadable, corrupt, no clear subject): why.
+    case clip(String)
     /// Found unusable by an earlier session: the reason as the library recorded it.
     case recorded(String)
 
@@ -282,6 +289,7 @@ nonisolated public enum PhotoProblem: Error, Sendable, Hashable, CustomStringCon
         switch self {
         case .unreadableFile(.unreadableFile(let message)): message
         case .unusable(let error): error.description
+        case .clip(let reason): reason
         case .recorded(let reason): reason
         }
     }

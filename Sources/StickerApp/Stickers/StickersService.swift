@@ -307,7 +307,7 @@ public final class StickersService {
     // MARK: Results
 
     /// The processed photo's files, or why there are none.
-    private func files(of id: SelectedPhoto.ID) throws(ServiceError) -> (photo: SelectedPhoto, files: StickerFiles) {
+    func files(of id: SelectedPhoto.ID) throws(ServiceError) -> (photo: SelectedPhoto, files: StickerFiles) {
         let photo = try photo(id)
         switch model.state(of: id) {
         case .waiting, .working:
@@ -325,7 +325,9 @@ public final class StickersService {
     /// PNGs are made once, by the cache, through StickerKit's one path: nothing is rendered here).
     public func png(_ id: SelectedPhoto.ID, _ kind: StickerPNGs.Kind) async throws(ServiceError) -> Data {
         let (photo, files) = try files(of: id)
-        guard let url = kind == .sticker ? files.sticker : kind == .gradient ? files.gradient : files.mask else {
+        // A clip's PNGs are its first frame (`animatedSticker(_:)` is the animation).
+        let sticker = files.isAnimated ? files.gradient : files.sticker
+        guard let url = kind == .sticker ? sticker : kind == .gradient ? files.gradient : files.mask else {
             throw .notFound("\(photo.name) has no \(kind.rawValue) picture")
         }
         do {
@@ -335,29 +337,38 @@ public final class StickersService {
         }
     }
 
-    @concurrent private static func read(_ url: URL) async throws -> Data {
+    @concurrent static func read(_ url: URL) async throws -> Data {
         try Data(contentsOf: url)
     }
 
     /// Redraws one processed sticker in `style` (no network: from the cut-out the cache kept);
     /// the pack, the images and the library have it from then on.
     public func restyle(_ id: SelectedPhoto.ID, with style: StickerStyle) async throws(ServiceError) {
+        try await makeVariant(of: id, "restyled") { model throws(VariantError) in try await model.restyle(id, with: style) }
+    }
+
+    /// Makes a variant of one processed photo with `make` (a restyle, a re-cut, an edit) and
+    /// records it: the pack, the images and the library have it from then on.
+    func makeVariant(of id: SelectedPhoto.ID, _ verb: String,
+                     _ make: (StickerViewModel) async throws(VariantError) -> Void) async throws(ServiceError) {
         let (photo, _) = try files(of: id)
         do {
-            try await model.restyle(id, with: style)
+            try await make(model)
         } catch {
-            throw Self.variantFailure(photo, "restyled", error)
+            throw Self.variantFailure(photo, verb, error)
         }
         recorded.remove(id)
         await recordResults()
     }
 
-    /// The error for a variant (restyle, re-cut) that could not be made, with its reason.
+    /// The error for a variant (restyle, re-cut, edit) that could not be made, with its reason.
     private static func variantFailure(_ photo: SelectedPhoto, _ verb: String, _ error: VariantError) -> ServiceError {
         let message = "\(photo.name) cannot be \(verb): \(error)"
         return switch error {
-        case .notProcessed, .nothingKept: .notReady(message)
+        case .notProcessed, .nothingKept, .engine, .busy: .notReady(message)
         case .choice(let choice): .unusable(choice.description)
+        case .edits, .nothingLeft, .nothingAt: .unusable(message)
+        case .caption(let caption): caption.isUsageError ? .unusable(message) : .notReady(message)
         case .notWritten: .notKept(message)
         }
     }
@@ -374,14 +385,7 @@ public final class StickersService {
     /// Cuts one processed sticker out again keeping the subjects `choice` names (no network: from
     /// the subjects the cache kept); the pack, the images and the library have it from then on.
     public func chooseSubjects(_ id: SelectedPhoto.ID, _ choice: SubjectChoice) async throws(ServiceError) {
-        let (photo, _) = try files(of: id)
-        do {
-            try await model.chooseSubjects(id, choice)
-        } catch {
-            throw Self.variantFailure(photo, "cut out again", error)
-        }
-        recorded.remove(id)
-        await recordResults()
+        try await makeVariant(of: id, "cut out again") { model throws(VariantError) in try await model.chooseSubjects(id, choice) }
     }
 
     // MARK: Packs
@@ -402,9 +406,13 @@ public final class StickersService {
     /// recorded in the library. More stickers than one pack holds is refused (the CLI splits them).
     public func messengerPack(for platform: MessengerPlatform) async throws(ServiceError) -> PackDownload {
         let inputs = model.selection.compactMap { photo in
-            model.state(of: photo.id).files.map { MessengerPack.Input(name: photo.name, file: $0.sticker) }
+            // Clips are in the animated packs of their own (`animatedPack(for:)`).
+            model.state(of: photo.id).files.flatMap { $0.isAnimated ? nil : MessengerPack.Input(name: photo.name, file: $0.sticker) }
         }
-        guard !inputs.isEmpty else { throw .notReady("no processed stickers yet: process the photos first") }
+        guard !inputs.isEmpty else {
+            throw .notReady(model.hasAnimatedStickers ? "no still stickers: the clips are in the animated pack"
+                                                      : "no processed stickers yet: process the photos first")
+        }
         let rules = platform.rules
         guard inputs.count <= rules.stickersPerPack.upperBound else {
             throw .unusable("a \(platform.displayName) pack holds at most \(rules.stickersPerPack.upperBound) stickers "
@@ -426,7 +434,7 @@ public final class StickersService {
 
     /// Records a pack download in the library's packs; a failure to record is logged, the download
     /// still goes out.
-    private func recordDownload(_ data: Data, fileName: String, format: String, stickers: [String]) async {
+    func recordDownload(_ data: Data, fileName: String, format: String, stickers: [String]) async {
         guard let store else { return }
         do {
             try await PackRecords.recordDownload(data, fileName: fileName, format: format, stickers: stickers,

@@ -1,3 +1,4 @@
+import AtomicFiles
 import BoundedConcurrency
 import Foundation
 import Raster
@@ -133,15 +134,18 @@ public enum AnimatedStickerFitter {
             return (writer.data(), bits)
         default:
             let crf = webmCRFs[level]
-            let file = scratch.appending(path: "fit-\(UUID().uuidString).webm")
+            // Named by this process (ffmpeg is told the container), so what a killed process left
+            // is removed by the next fit, never a running one's.
+            ProcessOwnedName.removeLeftovers(in: scratch, prefix: "stickers-fit-")
+            let file = scratch.appending(path: ProcessOwnedName.make("stickers-fit-"))
             defer { try? FileManager.default.removeItem(at: file) }
             let encoder = try WebMEncoder(output: file, width: width - width % 2, height: height - height % 2,
                                           framesPerSecond: fps, crf: crf)
             for frame in frames {
-                try encoder.add(frame.width % 2 == 0 && frame.height % 2 == 0 ? frame
+                try await encoder.add(frame.width % 2 == 0 && frame.height % 2 == 0 ? frame
                                 : frame.resized(width: width - width % 2, height: height - height % 2, filter: .area))
             }
-            try encoder.finish()
+            try await encoder.finish()
             return (try Data(contentsOf: file), Int((100 - Double(crf) * 100 / 63).rounded()))
         }
     }

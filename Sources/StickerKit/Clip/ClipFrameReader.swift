@@ -13,7 +13,8 @@ public final class ClipFrameReader {
     public let width: Int
     public let height: Int
     private let process: Process
-    private let pipe: Pipe
+    private let exit: ChildExit
+    private let pipe: PipeEnd
     private let log: ErrorLog
     private var finished = false
 
@@ -32,9 +33,9 @@ public final class ClipFrameReader {
         }
         arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "-"]
         let pipe = Pipe(), log = ErrorLog()
-        self.pipe = pipe
+        self.pipe = PipeEnd(pipe.fileHandleForReading, reading: true)
         self.log = log
-        process = try ffmpeg.start(arguments, input: FileHandle.nullDevice, output: pipe, log: log)
+        (process, exit) = try ffmpeg.start(arguments, input: FileHandle.nullDevice, output: pipe, log: log)
     }
 
     deinit { close() }
@@ -44,42 +45,34 @@ public final class ClipFrameReader {
     public func next() async throws(ClipError) -> Image? {
         guard !finished else { return nil }
         let count = width * height * 4
-        let fd = pipe.fileHandleForReading.fileDescriptor
         let pid = process.processIdentifier
-        // A blocking read(2) on the pipe, on this task's thread: ffmpeg is decoding the frame
-        // while we wait, and Foundation has no asynchronous pipe read on Linux that does not
-        // buffer without bound (readabilityHandler pushes as fast as ffmpeg writes). The wait is
-        // one frame's decode; cancellation kills ffmpeg, which ends the read at once.
-        let (pixels, filled) = await withTaskCancellationHandler {
-            var filled = 0
-            let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                while filled < count {
-                    let n = read(fd, buffer.baseAddress! + filled, count - filled)
-                    if n > 0 { filled += n } else if n < 0 && errno == EINTR { continue } else { break }
-                }
-                initialized = filled
-            }
-            return (pixels, filled)
-        } onCancel: {
-            kill(pid, SIGKILL)
-        }
-        if filled == count { return Image(width: width, height: height, pixels: pixels) }
+        // The pipe read awaits readiness (`PipeEnd`): no pool thread waits while ffmpeg decodes,
+        // and the pipe stays the only buffer, so ffmpeg is at most a frame or so ahead.
+        // Cancellation kills ffmpeg, which ends the read at once.
+        let pixels = await withTaskCancellationHandler { await pipe.read(count: count) } onCancel: { kill(pid, SIGKILL) }
+        if pixels.count == count { return Image(width: width, height: height, pixels: pixels) }
         finished = true
-        process.waitUntilExit()
+        let status = await exit.status()
         if Task.isCancelled { return nil }
-        let status = process.terminationStatus
-        guard status == 0, filled == 0 else {
+        guard status == 0, pixels.isEmpty else {
             let reason = log.text()
-            throw .unreadable(reason.isEmpty ? (filled > 0 ? "the stream ends inside a frame" : "ffmpeg exit status \(status)") : reason)
+            throw .unreadable(reason.isEmpty ? (!pixels.isEmpty ? "the stream ends inside a frame" : "ffmpeg exit status \(status)") : reason)
         }
         return nil
     }
 
-    /// Stops ffmpeg (if it still runs) and waits for it.
+    /// Stops ffmpeg if it still runs and awaits its end, so it is reaped before the work returns
+    /// (a process that exits right after, as on Ctrl-C, leaves no ffmpeg behind).
+    public func stop() async {
+        close()
+        _ = await exit.status()
+    }
+
+    /// Stops ffmpeg if it still runs. Nothing waits for it: Foundation reaps it when it has gone
+    /// (its `terminationHandler`), so this is safe from `deinit` and from any thread.
     public func close() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
         finished = true
+        guard !exit.hasEnded else { return }
+        kill(process.processIdentifier, SIGKILL)
     }
 }

@@ -133,7 +133,7 @@ public struct ClipStickerMaker: Sendable {
                 try layout.prepare(styleNow.apply(to: cut.image))
             }
             for (cut, frame) in zip(cuts, encoded) {
-                try sink!.add(frame)
+                try await sink!.add(frame)
                 if let masks {
                     let sourceIndex = firstIndex + cut.index * step
                     let alpha = cut.alpha.width == info.width && cut.alpha.height == info.height
@@ -187,11 +187,13 @@ public struct ClipStickerMaker: Sendable {
             try await deliver(batch)
             batch.removeAll()
         } catch {
-            sink?.cancel()
+            // Both ffmpegs killed and awaited: none outlives the work (nor the process, on Ctrl-C).
+            await sink?.stop()
+            await reader.stop()
             throw error
         }
         guard var sink else { throw ClipError.noFrames }
-        let bytes = try sink.finish()
+        let bytes = try await sink.finish()
         return (AnimatedStickerSummary(width: sink.layout.width, height: sink.layout.height, frames: used,
                                        framesPerSecond: (fps * 1000).rounded() / 1000, bytes: bytes), sink.kept)
     }
@@ -273,7 +275,7 @@ struct FrameSink {
     }
 
     /// Adds the next frame in order; its duration keeps the running total on the frame rate.
-    mutating func add(_ frame: CanvasLayout.Prepared) throws {
+    mutating func add(_ frame: CanvasLayout.Prepared) async throws {
         frames += 1
         let end = Int((Double(frames) * 1000 / fps).rounded())
         let milliseconds = max(8, end - elapsedMilliseconds)
@@ -282,12 +284,12 @@ struct FrameSink {
         case .webpChunks(let chunks): webp?.add(encodedFrame: chunks, milliseconds: milliseconds)
         case .png(let png): try apng?.add(png: png, milliseconds: milliseconds)
         case .raw(let image):
-            if let webm { try webm.add(image) } else { kept.append(image) }
+            if let webm { try await webm.add(image) } else { kept.append(image) }
         }
     }
 
     /// Writes the file (WebP, APNG) or lets ffmpeg finish it (WebM); returns its size in bytes.
-    mutating func finish() throws -> Int {
+    mutating func finish() async throws -> Int {
         if let webp, let output {
             let data = webp.data()
             try data.write(to: output)
@@ -299,9 +301,12 @@ struct FrameSink {
             return data.count
         }
         guard let webm, let output else { return 0 }
-        try webm.finish()
+        try await webm.finish()
         return (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
     }
 
     func cancel() { webm?.cancel() }
+
+    /// Kills the encoder's ffmpeg (WebM) and awaits its end.
+    func stop() async { await webm?.stop() }
 }

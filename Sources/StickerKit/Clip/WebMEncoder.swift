@@ -9,7 +9,8 @@ public final class WebMEncoder {
     public let width: Int
     public let height: Int
     private let process: Process
-    private let input: Pipe
+    private let exit: ChildExit
+    private let input: PipeEnd
     private let log: ErrorLog
     public private(set) var frameCount = 0
 
@@ -31,46 +32,48 @@ public final class WebMEncoder {
         else { arguments += ["-crf", "\(crf)", "-b:v", "0"] }
         arguments += ["-f", "webm", output.path]
         let input = Pipe(), log = ErrorLog()
-        self.input = input
+        self.input = PipeEnd(input.fileHandleForWriting, reading: false)
         self.log = log
-        process = try ffmpeg.start(arguments, input: input, output: FileHandle.nullDevice, log: log)
+        (process, exit) = try ffmpeg.start(arguments, input: input, output: FileHandle.nullDevice, log: log)
     }
 
     deinit { cancel() }
 
-    /// Writes one frame (blocking while ffmpeg catches up: the pipe is the bound).
-    public func add(_ image: Image) throws(ClipError) {
+    /// Writes one frame, suspending (never blocking a thread) while ffmpeg catches up: the pipe is the bound.
+    /// Cancelling the task kills ffmpeg, which ends the wait.
+    public func add(_ image: Image) async throws(ClipError) {
         precondition(image.width == width && image.height == height, "a frame differs from the canvas")
-        let fd = input.fileHandleForWriting.fileDescriptor
-        let ok = image.pixels.withUnsafeBytes { raw -> Bool in
-            var done = 0
-            while done < raw.count {
-                let n = write(fd, raw.baseAddress! + done, raw.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return false }
-            }
-            return true
-        }
-        guard ok else { throw .encoding("ffmpeg stopped reading frames: \(finishText())") }
+        let pid = process.processIdentifier, input = input
+        let ok = await withTaskCancellationHandler {
+            await input.write(image.pixels)
+        } onCancel: { kill(pid, SIGKILL) }
+        guard ok else { throw .encoding("ffmpeg stopped reading frames: \(await finishText())") }
         frameCount += 1
     }
 
-    /// Ends the stream and waits for ffmpeg to finish the file.
-    public func finish() throws(ClipError) {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw .encoding("ffmpeg (libvpx-vp9): \(log.text())") }
+    /// Ends the stream and awaits ffmpeg finishing the file.
+    public func finish() async throws(ClipError) {
+        input.closeHandle()
+        let pid = process.processIdentifier
+        let status = await withTaskCancellationHandler { await exit.status() } onCancel: { kill(pid, SIGKILL) }
+        guard status == 0 else { throw .encoding("ffmpeg (libvpx-vp9): \(log.text())") }
     }
 
-    private func finishText() -> String {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+    private func finishText() async -> String {
+        input.closeHandle()
+        _ = await exit.status()
         return log.text()
     }
 
-    /// Kills ffmpeg if it still runs.
+    /// Kills ffmpeg if it still runs and awaits its end (it is reaped before the work returns).
+    public func stop() async {
+        cancel()
+        _ = await exit.status()
+    }
+
+    /// Kills ffmpeg if it still runs; Foundation reaps it (nothing waits, so `deinit` may call this).
     public func cancel() {
-        guard process.isRunning else { return }
+        guard !exit.hasEnded else { return }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }

@@ -114,6 +114,15 @@ public struct StickerFiles: Sendable, Hashable {
     public var colorScheme: PhotoColorScheme
     /// The sticker's style, when known (made or restyled in this process).
     public var style: StickerStyle?
+    /// The caption drawn on the sticker, when one was given.
+    public var caption: Caption?
+    /// The brush strokes applied to the cut-out, when any: `mask` and `cutOut` stay the unedited
+    /// ones, which the strokes (all of them, replayed) are applied to again by the next change.
+    public var edits: BrushStrokes?
+    /// The point a closer look found the subject under (`[x, y]`), when that chose the cut-out.
+    public var chosenPoint: [Int]?
+    /// A clip's animated sticker: `sticker` is an animated WebP, `gradient` its first frame (PNG).
+    public var isAnimated = false
 
     public init(sticker: URL, gradient: URL, mask: URL?, cutOut: URL? = nil, subjects: URL? = nil, colorScheme: PhotoColorScheme) {
         self.sticker = sticker

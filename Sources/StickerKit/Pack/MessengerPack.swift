@@ -291,8 +291,9 @@ public enum MessengerPack {
                     for (name, data) in entries {
                         try Task.checkCancellation()
                         // WebP and PNG are compressed already; the text files are a few bytes.
+                        // Dated as the ZIP packs are (SOURCE_DATE_EPOCH when set): the same stickers, the same bytes.
                         try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count),
-                                             compressionMethod: .none) { position, size in
+                                             modificationDate: Archive.entryDate(), compressionMethod: .none) { position, size in
                             data.subdata(in: Int(position)..<Int(position) + size)
                         }
                     }

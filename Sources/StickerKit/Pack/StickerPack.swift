@@ -142,7 +142,7 @@ public struct StickerPack: Sendable {
     }
 }
 
-private extension Archive {
+extension Archive {
     /// The entries' modification time: now, or `SOURCE_DATE_EPOCH` (seconds since 1970) when set,
     /// the reproducible-builds convention, so the same photos and settings give the same bytes.
     static func entryDate() -> Date {

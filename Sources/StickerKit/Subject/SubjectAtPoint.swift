@@ -16,12 +16,16 @@ extension SubjectExtractor {
     /// A box is looked at with this much of its size added on every side (some background around
     /// the object is what a saliency network expects).
     static let boxMargin = 0.2
+    /// A subject the first look found is looked at again, closer, when the crop around it covers at
+    /// most this share of the photo.
+    static let closerLookLargestShare = 0.5
 
     /// The sticker of the subject at `target` in `image` (oriented), given the first look's
-    /// `sticker` of the same image. When the first look found a subject there, it is re-cut from the
-    /// kept subjects exactly as a choice of subject is (no network). Otherwise the network looks
-    /// again, closer: at crops around the point (or at the box) the subject under the point (or the
-    /// crop's main subject) is cut out and placed back in the whole photo.
+    /// `sticker` of the same image. When the first look found a subject there and it is small in the
+    /// photo, the network looks at it again alone (the crop of its box); a large one is re-cut from
+    /// the kept subjects exactly as a choice of subject is (no network). Where the first look found
+    /// nothing, the network looks again, closer: at crops around the point (or at the box) the
+    /// subject under the point (or the crop's main subject) is cut out and placed back in the photo.
     @concurrent
     public func subject(at target: SubjectTarget, in image: Image,
                         firstLook sticker: Sticker) async throws(SubjectAtTargetError) -> Sticker {
@@ -31,6 +35,13 @@ extension SubjectExtractor {
                 throw .outsidePhoto(SubjectChoiceError.pointOutsidePhoto(x: x, y: y, width: image.width, height: image.height))
             }
             if let subjects = sticker.subjects, let rank = try? subjects.subject(atX: x, y: y) {
+                // Found, but small in the photo: the network saw it at a fraction of its input's
+                // side, so a look at it alone draws its outline better (holes, thin parts, what
+                // touches it). A subject as large as the photo gains nothing from it.
+                if let box = Self.closerLookBox(around: subjects.subjects[rank].bounds, in: image),
+                   let found = try await closerLook(at: box, in: image, point: (x - box.x, y - box.y)) {
+                    return found
+                }
                 return try await recut(sticker, ranks: [rank])
             }
             for fraction in Self.closerLookSides {
@@ -44,19 +55,23 @@ extension SubjectExtractor {
             guard bx0 < bx1, by0 < by1 else {
                 throw .outsidePhoto(SubjectChoiceError.pointOutsidePhoto(x: x0, y: y0, width: image.width, height: image.height))
             }
+            let box = Mask.Bounds(x: bx0, y: by0, width: bx1 - bx0, height: by1 - by0)
             if let subjects = sticker.subjects {
                 // The first look's subjects whose inside point the box holds.
                 let inside = subjects.subjects.indices.filter { rank in
                     let s = subjects.subjects[rank]
                     return s.pointX >= bx0 && s.pointX < bx1 && s.pointY >= by0 && s.pointY < by1
                 }
-                if !inside.isEmpty { return try await recut(sticker, ranks: Set(inside)) }
+                if !inside.isEmpty {
+                    // As for a point: a box that is small in the photo is looked at closer.
+                    if let crop = Self.closerLookBox(around: box, in: image),
+                       let found = try await closerLook(at: crop, in: image, point: nil) {
+                        return found
+                    }
+                    return try await recut(sticker, ranks: Set(inside))
+                }
             }
-            let mx = Int(Double(bx1 - bx0) * Self.boxMargin), my = Int(Double(by1 - by0) * Self.boxMargin)
-            let cx0 = max(0, bx0 - mx), cy0 = max(0, by0 - my)
-            let cx1 = min(image.width, bx1 + mx), cy1 = min(image.height, by1 + my)
-            let crop = Mask.Bounds(x: cx0, y: cy0, width: cx1 - cx0, height: cy1 - cy0)
-            if let found = try await closerLook(at: crop, in: image, point: nil) { return found }
+            if let found = try await closerLook(at: Self.withMargin(box, in: image), in: image, point: nil) { return found }
             throw .nothingThere
         }
     }
@@ -66,6 +81,23 @@ extension SubjectExtractor {
         do { chosen = try await sticker.recut(choosing: .ranks(ranks), style: style, bands: bands) } catch { throw .nothingThere }
         guard let chosen else { throw .nothingThere }
         return chosen
+    }
+
+    /// The crop a closer look at `bounds` takes (the bounds with `boxMargin` of their size on every
+    /// side), or nil when that crop covers more than `closerLookLargestShare` of the photo: then the
+    /// network would see the thing at about the scale it already did.
+    static func closerLookBox(around bounds: Mask.Bounds, in image: Image) -> Mask.Bounds? {
+        let crop = withMargin(bounds, in: image)
+        let share = Double(crop.width * crop.height) / Double(image.width * image.height)
+        return share <= closerLookLargestShare ? crop : nil
+    }
+
+    /// `bounds` with `boxMargin` of its size added on every side, within the photo.
+    static func withMargin(_ bounds: Mask.Bounds, in image: Image) -> Mask.Bounds {
+        let mx = Int(Double(bounds.width) * boxMargin), my = Int(Double(bounds.height) * boxMargin)
+        let x0 = max(0, bounds.x - mx), y0 = max(0, bounds.y - my)
+        let x1 = min(image.width, bounds.x + bounds.width + mx), y1 = min(image.height, bounds.y + bounds.height + my)
+        return Mask.Bounds(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// A `side`-pixel square (smaller where the photo is) centred on (`x`, `y`) as far as the photo allows.

@@ -18,7 +18,7 @@
     const images = el("div", { class: "images" });
     let status;
     if (photo.status === "processed") {
-      images.append(el("img", { class: "sticker checker", src: imageURL(photo.id, "sticker.png"), alt: "Sticker of " + photo.name }));
+      images.append(el("img", { class: "sticker checker", src: clipStickers.stickerURL(photo), alt: "Sticker of " + photo.name }));
       images.append(el("img", { class: "gradient", src: imageURL(photo.id, "gradient.png"), alt: "Gradient sticker of " + photo.name }));
       status = el("div", { class: "status", text: "Sticker ready" });
     } else if (photo.status === "invalid" || photo.status === "failed") {
@@ -36,7 +36,12 @@
         onclick: () => act("DELETE", `/api/stickers/photos/${photo.id}`) }),
       images, el("div", { class: "name", text: photo.name, title: photo.name }), status);
     if (photo.colors.length) node.append(swatches(photo.colors));
-    if (photo.status === "processed") node.append(subjectsPicker(photo, node), styleControls(photo, node));
+    // A clip's subject is followed through it: no subjects to pick and no brush edits (those are
+    // of one frame); its style restyles every frame.
+    if (photo.status === "processed") {
+      node.append(...(photo.animated ? [] : [subjectsPicker(photo, node)]), styleControls(photo, node),
+        ...(photo.animated ? [] : [editButton(photo, node)]));
+    }
     return node;
   }
 
@@ -85,6 +90,16 @@
     }
     api("GET", `/api/stickers/photos/${photo.id}/subjects`).then(draw).catch(() => picker.remove());
     return picker;
+  }
+
+  // "Edit": the sticker editor (editor.js) on the photo as it is now; its images reloaded once saved.
+  function editButton(photo, node) {
+    const latest = () => (state && state.photos.find(p => p.id === photo.id)) || photo;
+    return el("button", { type: "button", class: "edit", text: "Edit", "aria-label": "Edit the sticker of " + photo.name,
+      onclick: () => stickerEditor.open(latest(), snapshot => {
+        if (snapshot) render(snapshot);
+        reloadImages(photo, node);
+      }) });
   }
 
   // Per-sticker style: each change is sent at once (the server redraws from the kept cut-out in
@@ -156,8 +171,9 @@
     $("process").disabled = snapshot.isProcessing || !pending;
     $("cancel").disabled = !snapshot.isProcessing;
     $("use-library").disabled = !snapshot.hasLibrary || snapshot.isProcessing;
-    const processedCount = snapshot.photos.filter(p => p.status === "processed").length;
+    const processedCount = snapshot.photos.filter(p => p.status === "processed" && !p.animated).length;
     $("download").classList.toggle("disabled", processedCount === 0);
+    clipStickers.renderMenus(snapshot, setMenuItemEnabled);
     // Each app's sticker counts come from the server (MessengerPlatform's rules), never restated here.
     for (const { platform, name, minStickers: least, maxStickers: most } of snapshot.platforms) {
       const fits = processedCount >= least && processedCount <= most;
@@ -214,7 +230,7 @@
   function renderCarousel() {
     const done = state ? state.photos.filter(p => p.status === "processed") : [];
     $("carousel").hidden = done.length === 0;
-    carousel.show(done.map(photo => ({ key: photo.id, name: photo.name, src: imageURL(photo.id, "sticker.png") })));
+    carousel.show(done.map(photo => ({ key: photo.id, name: photo.name, src: clipStickers.stickerURL(photo) })));
   }
 
   async function act(method, url, body, headers) {

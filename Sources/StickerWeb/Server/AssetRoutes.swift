@@ -18,14 +18,17 @@ struct AssetRoutes: Sendable {
     }
 
     /// common.js (the shared helpers and tab switching) is loaded first, then carousel.js (the
-    /// sticker strip, a component of the stickers tab), then one script per tab; index.html lists
+    /// sticker strip, a component of the stickers tab), then one script per tab (editor.js, the sticker
+    /// editor, right after stickers.js, which opens it); index.html lists
     /// them in that order.
     static let assets: [Asset] = [
         Asset("/", PackageResources.index_html, "text/html; charset=utf-8"),
         Asset("/app.css", PackageResources.app_css, "text/css; charset=utf-8"),
         Asset("/common.js", PackageResources.common_js, "text/javascript; charset=utf-8"),
         Asset("/carousel.js", PackageResources.carousel_js, "text/javascript; charset=utf-8"),
+        Asset("/clips.js", PackageResources.clips_js, "text/javascript; charset=utf-8"),
         Asset("/stickers.js", PackageResources.stickers_js, "text/javascript; charset=utf-8"),
+        Asset("/editor.js", PackageResources.editor_js, "text/javascript; charset=utf-8"),
         Asset("/colors.js", PackageResources.colors_js, "text/javascript; charset=utf-8"),
         Asset("/space.js", PackageResources.space_js, "text/javascript; charset=utf-8"),
         // The API described for other programs (OpenAPI 3.1): every route, status and body. A

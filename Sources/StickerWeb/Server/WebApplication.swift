@@ -27,6 +27,8 @@ public struct WebAppConfiguration: Sendable {
     /// Where packs are built for a download (default: `ScratchFolder`s).
     public var packFolders: PackFolders
     public var logger: Logger
+    /// Makes uploaded and imported clips into animated stickers (nil: clips are refused, saying why).
+    public var clipStickers: ClipStickers?
 
     public init(web: WebConfiguration, processor: any PhotoProcessing, cache: ProcessedPhotoDiskCache? = nil,
                 maxConcurrentJobs: Int = ProcessInfo.processInfo.activeProcessorCount, store: StickerLibrary? = nil,
@@ -73,6 +75,7 @@ public func buildApplication(_ configuration: WebAppConfiguration, capacity: Ser
         model: StickerViewModel(cache: cache, maxConcurrentJobs: configuration.maxConcurrentJobs), maxPhotos: web.limits.maxPhotos,
         photoFolder: web.library, store: store, packFolders: configuration.packFolders,
         logger: configuration.logger)
+    stickers.model.clipStickers = configuration.clipStickers
     let colors = ColorsService(model: ColorSchemeModel(extractor: configuration.colorExtractor), stickers: stickers, store: store)
     // Favourites and the photos seen before live in the library, so a restart or an unreachable
     // API still has them.
@@ -103,6 +106,7 @@ public enum WebApplication {
         router.add(middleware: RequestLimitsMiddleware(capacity: capacity))
         AssetRoutes().register(on: router)
         StickerRoutes(service: services.stickers, capacity: capacity).register(on: router)
+        EditorRoutes(service: services.stickers, limits: configuration.limits).register(on: router)
         ColorRoutes(service: services.colors, capacity: capacity).register(on: router)
         SpaceRoutes(service: services.space).register(on: router)
         return router

@@ -22,7 +22,8 @@ import StickerKit
 ///     GET    /api/stickers/photos/:id/sticker.png, …/gradient.png
 ///     PUT    /api/stickers/photos/:id/style     restyle one processed sticker (JSON: StickerStyleJSON)
 ///     GET    /api/stickers/photos/:id/subjects  its subjects and which are chosen (SubjectsJSON)
-///     PUT    /api/stickers/photos/:id/subjects  keep these subjects: {"ranks": [1, 2]} (1-based)
+///     PUT    /api/stickers/photos/:id/subjects  keep these subjects: {"ranks": [1, 2]} (1-based), or {"point": [x, y]}
+///     …/mask.png, …/edits, …/caption            the editor (EditorRoutes)
 ///     DELETE /api/stickers/photos/:id           remove one photo
 struct StickerRoutes: Sendable {
     let service: StickersService
@@ -117,9 +118,14 @@ struct StickerRoutes: Sendable {
             SubjectsJSON(try await service.subjects(try context.photoID()))
         }
         router.put("/api/stickers/photos/:id/subjects") { request, context in
-            let choice = try await SubjectChoiceJSON.decode(request).choice()
+            let asked = try await SubjectChoiceJSON.decode(request)
             let id = try context.photoID()
-            try await service.chooseSubjects(id, choice)
+            if let point = try asked.clickedPoint() {
+                // A click: the subject under it, as `--point` cuts it (maybe a closer look: the network).
+                try await service.chooseSubject(id, atX: point.x, y: point.y)
+            } else {
+                try await service.chooseSubjects(id, try asked.choice())
+            }
             return SubjectsJSON(try await service.subjects(id))
         }
         router.rejectOtherMethods("/api/stickers/photos/:id/subjects", allowed: [.get, .put])
@@ -128,6 +134,7 @@ struct StickerRoutes: Sendable {
             return await snapshot()
         }
         router.rejectOtherMethods("/api/stickers/photos/:id", allowed: [.delete])
+        ClipRoutes(service: service).register(on: router, packs: packs)
         for path in ["original", "sticker.png", "gradient.png"] {
             router.rejectOtherMethods("/api/stickers/photos/:id/\(path)", allowed: [.get])
         }

@@ -9,7 +9,7 @@ import StickerKit
 ///
 /// `outline` is pixels, 0 for none, absent or null for the default (2 % of the subject's smaller
 /// side); `effect` is `comic`, `puffy` or null. Absent fields take the defaults.
-struct StickerStyleJSON: Codable, Sendable, Equatable {
+struct StickerStyleJSON: Codable, Sendable, Equatable, JSONRequestBody {
     var outline: Int?
     var outlineColor: String?
     var shadow: Bool?
@@ -41,14 +41,6 @@ struct StickerStyleJSON: Codable, Sendable, Equatable {
 
     /// The JSON body of `request` (at most 4 KB).
     static func decode(_ request: Request) async throws(WebError) -> StickerStyleJSON {
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: 4096) } catch {
-            throw .tooLarge("a style is a few fields of JSON, at most 4 KB")
-        }
-        do {
-            return try JSONDecoder().decode(StickerStyleJSON.self, from: Data(buffer: body))
-        } catch {
-            throw .badRequest("the style is not the JSON expected: \(error)")
-        }
+        try await decode(request, tooLarge: "a style is a few fields of JSON, at most 4 KB", expected: "the style is not the JSON expected")
     }
 }

@@ -25,6 +25,12 @@ struct StickersSnapshot: Codable, Sendable, Equatable {
         var colors: [Color]
         /// The sticker's style (processed photos only).
         var style: StickerStyleJSON?
+        /// Its caption, when it has one.
+        var caption: CaptionJSON?
+        /// How many brush strokes its cut-out was edited with, when any (`GET …/edits` has them).
+        var strokeCount: Int?
+        /// A clip's sticker: animated (`sticker.webp` plays; `sticker.png` is its first frame).
+        var animated: Bool?
     }
 
     struct Color: Codable, Sendable, Equatable {
@@ -88,6 +94,9 @@ extension StickersSnapshot.Photo {
         case .done(let files, _):
             status = .processed
             style = files.style.map(StickerStyleJSON.init)
+            caption = files.caption.map(CaptionJSON.init)
+            strokeCount = files.edits?.strokes.count
+            animated = files.isAnimated ? true : nil
             colors = StickersSnapshot.Color.all(of: files.colorScheme)
         case .invalid(let problem):
             status = .invalid

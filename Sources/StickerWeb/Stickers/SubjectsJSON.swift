@@ -36,28 +36,32 @@ struct SubjectsJSON: Codable, Sendable, Equatable, ResponseEncodable {
     }
 }
 
-/// The subjects to keep (`PUT /api/stickers/photos/:id/subjects`): `{"ranks": [1, 3]}`, 1-based.
-struct SubjectChoiceJSON: Codable, Sendable, Equatable {
-    var ranks: [Int]
+/// The subjects to keep (`PUT /api/stickers/photos/:id/subjects`): `{"ranks": [1, 3]}`, 1-based;
+/// or the subject under a point the person clicked, `{"point": [x, y]}` (the photo's pixels as
+/// the subjects are given), looked at closer when the first look found nothing there.
+struct SubjectChoiceJSON: Codable, Sendable, Equatable, JSONRequestBody {
+    var ranks: [Int]?
+    var point: [Int]?
+
+    /// The clicked point, if that is the choice; a malformed one, or both a point and ranks, is refused (400).
+    func clickedPoint() throws(WebError) -> (x: Int, y: Int)? {
+        guard let point else { return nil }
+        guard ranks == nil else { throw .badRequest("give either ranks or a point, not both") }
+        guard point.count == 2 else { throw .badRequest("a point is [x, y], not \(point)") }
+        return (point[0], point[1])
+    }
 
     /// The choice, 0-based; none is refused (422). Ranks beyond the photo's subjects are refused
     /// by the service (`PhotoSubjects.ranks(of:)`), which knows how many there are.
     func choice() throws(WebError) -> SubjectChoice {
-        guard !ranks.isEmpty else { throw .unprocessable("choose at least one subject") }
+        guard let ranks, !ranks.isEmpty else { throw .unprocessable("choose at least one subject") }
         if let bad = ranks.first(where: { $0 < 1 }) { throw .unprocessable("subjects are numbered from 1, not \(bad)") }
         return .ranks(Set(ranks.map { $0 - 1 }))
     }
 
     /// The JSON body of `request` (at most 4 KB).
     static func decode(_ request: Request) async throws(WebError) -> SubjectChoiceJSON {
-        let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: 4096) } catch {
-            throw .tooLarge("a choice of subjects is a list of ranks, at most 4 KB of JSON")
-        }
-        do {
-            return try JSONDecoder().decode(SubjectChoiceJSON.self, from: Data(buffer: body))
-        } catch {
-            throw .badRequest("the choice is not the JSON expected ({\"ranks\": [1, 2]}): \(error)")
-        }
+        try await decode(request, tooLarge: "a choice of subjects is a list of ranks, at most 4 KB of JSON",
+                         expected: "the choice is not the JSON expected ({\"ranks\": [1, 2]} or {\"point\": [x, y]})")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Raster
 import StickerApp
+import StickerKit
 
 /// Reads the photos of an upload request: either a `multipart/form-data` body (one or more file
 /// parts) or a raw body holding one image, named by the `name` query parameter. Refuses bodies
@@ -41,6 +42,8 @@ struct UploadReader: Sendable {
             // Messages name the file when the client named it.
             let label = file.name == nil ? "the upload" : name
             guard !file.data.isEmpty else { throw .badRequest("\(label) is empty") }
+            // A clip (MP4/MOV, WebM/MKV, GIF: by its magic bytes, as `make` tells them) is a photo-like item.
+            if ClipDetection.isClip(head: file.data, name: "") { return Upload(name: name, data: file.data) }
             guard ImageFormat.sniff(file.data)?.isDecodable == true else {
                 throw .unsupportedMediaType("\(label) is not a photo: only JPEG and PNG images are accepted")
             }
@@ -55,7 +58,7 @@ struct UploadReader: Sendable {
         }
     }
 
-    static let rawTypes = ["image/", "application/octet-stream"]
+    static let rawTypes = ["image/", "video/", "application/octet-stream"]
 
     static func megapixels(_ pixels: Int) -> String {
         pixels >= 1_000_000 ? "\(pixels / 1_000_000) MP" : "\(pixels) pixels"

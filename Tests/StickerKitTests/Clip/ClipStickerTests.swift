@@ -2,6 +2,7 @@ import Foundation
 import Raster
 @testable import StickerKit
 import Testing
+import TestSupport
 
 @Suite("Clips: decoding, tracking, animated containers")
 struct ClipStickerTests {

@@ -39,8 +39,8 @@ func closerLookAtAPoint() async throws {
     #expect(intersectionOverUnion(boxed.mask, scene.tiny) >= 0.85)
 }
 
-@Test("A point on a subject the first look found gives exactly the re-cut it always gave")
-func firstLookPointsUnchanged() async throws {
+@Test("A point on a subject the first look found, small in the photo, looks at that subject alone")
+func smallFoundSubjectGetsACloserLook() async throws {
     let scene = LargeAndTiny.scene()
     let extractor = LargeAndTiny.extractor
     let first = try await extractor.extractSubject(from: scene.image)
@@ -48,6 +48,20 @@ func firstLookPointsUnchanged() async throws {
     let rank = try #require(try first.subjects?.subject(atX: x, y: y))
     let recut = try #require(try await first.recut(choosing: .ranks([rank]), style: extractor.style))
     let found = try await extractor.subject(at: .point(x: x, y: y), in: scene.image, firstLook: first)
+    // The closer look's cut-out is placed back in the photo without the first look's subjects.
+    #expect(found.cutOut?.subjects == nil)
+    #expect(intersectionOverUnion(found.mask, scene.large) >= 0.85)
+    #expect(intersectionOverUnion(found.mask, scene.large) >= intersectionOverUnion(recut.mask, scene.large) - 0.01)
+}
+
+@Test("A point on a subject that fills most of the photo gives exactly the re-cut it always gave")
+func largeFoundSubjectIsReCut() async throws {
+    let scene = SubjectScenes.disc(width: 640, height: 480, centerX: 320, centerY: 240, radius: 200)
+    let extractor = LargeAndTiny.extractor
+    let first = try await extractor.extractSubject(from: scene.image)
+    let rank = try #require(try first.subjects?.subject(atX: 320, y: 240))
+    let recut = try #require(try await first.recut(choosing: .ranks([rank]), style: extractor.style))
+    let found = try await extractor.subject(at: .point(x: 320, y: 240), in: scene.image, firstLook: first)
     #expect(found == recut)
 }
 

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
-import TestSupport
 
 /// The independent tools the clip tests check against (ffmpeg, ffprobe, webpmux, Pillow), run as
 /// child processes; a test that needs one fails in CI and is skipped elsewhere when it is missing.
-enum ClipTools {
-    static func path(_ tool: String) -> String? {
+public enum ClipTools {
+    public static func path(_ tool: String) -> String? {
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
             let candidate = "\(folder)/\(tool)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
@@ -13,13 +12,13 @@ enum ClipTools {
         return nil
     }
 
-    static func require(_ tool: String) throws -> String {
+    public static func require(_ tool: String) throws -> String {
         try NeededResource.require(path(tool), tool, reason: "not on PATH (apt-get install ffmpeg webp)")
     }
 
     /// Runs `arguments` to the end; standard output and error.
     @discardableResult
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -42,7 +41,7 @@ enum ClipTools {
 
     /// A test clip made by ffmpeg: a red disc moving left to right over a grey, slowly shifting
     /// ground, `seconds` long at `fps`.
-    static func movingDisc(in folder: URL, name: String = "disc.mp4", width: Int = 160, height: Int = 120,
+    public static func movingDisc(in folder: URL, name: String = "disc.mp4", width: Int = 160, height: Int = 120,
                            fps: Int = 20, seconds: Double = 1) throws -> URL {
         let ffmpeg = try require("ffmpeg")
         let url = folder.appending(path: name)
@@ -57,7 +56,7 @@ enum ClipTools {
     }
 
     /// Pillow's view of an animated image: frame count, per-frame durations, size, loop.
-    static func pillowInfo(_ file: URL) throws -> [String: Any] {
+    public static func pillowInfo(_ file: URL) throws -> [String: Any] {
         let script = """
         import json, sys
         from PIL import Image

@@ -1,0 +1,41 @@
+import Foundation
+import Raster
+
+/// Whether a file is a clip (video or GIF) rather than a photo: its first bytes or, for the
+/// containers that carry no fixed magic, its extension. Still images (JPEG, PNG, WebP) are photos.
+/// The one test `make`, `sticker` and the web app's uploads share.
+public enum ClipDetection {
+    public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv", "avi", "gif", "mpg", "mpeg",
+                                                      "ts", "3gp", "ogv", "wmv", "flv"]
+
+    /// Whether a file at `path` is a clip.
+    public static func isClip(path: String) -> Bool {
+        // Only a regular file is sniffed: opening a FIFO or a device to read its first bytes would
+        // block (or consume them) before the batch and its Ctrl-C handler have started.
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        guard type == .typeRegular else {
+            return videoExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return isClip(head: (try? handle.read(upToCount: 16)) ?? Data(), name: path)
+    }
+
+    /// Whether bytes starting with `head` (an upload's), named `name`, are a clip.
+    public static func isClip(head: Data, name: String) -> Bool {
+        let head = head.prefix(16)
+        if let format = ImageFormat.sniff(head) { return format == .gif }
+        let bytes = [UInt8](head)
+        if bytes.count >= 8, bytes[4..<8].elementsEqual("ftyp".utf8) { return true }  // MP4, MOV, 3GP
+        if bytes.count >= 4, bytes[0..<4].elementsEqual([0x1A, 0x45, 0xDF, 0xA3]) { return true }  // Matroska, WebM
+        return videoExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased())
+    }
+
+    /// Whether `data` is an animated WebP (RIFF `WEBP` with a `VP8X` header whose animation flag
+    /// is set): how a recorded animated sticker is told from a still one.
+    public static func isAnimatedWebP(_ data: Data) -> Bool {
+        let bytes = [UInt8](data.prefix(21))
+        return bytes.count == 21 && bytes[0..<4].elementsEqual("RIFF".utf8) && bytes[8..<12].elementsEqual("WEBP".utf8)
+            && bytes[12..<16].elementsEqual("VP8X".utf8) && bytes[20] & 0x02 != 0
+    }
+}
