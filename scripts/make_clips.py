@@ -6,7 +6,12 @@ cases 001-010 of ../shared/evalset) over a slowly panned background (the dev set
 backgrounds 011-013, or another case's photo far from its object), turning it, scaling it and
 adding sensor noise, as ../shared/evalset-clips is described; one clip is a GIF and one has no
 subject (the pan alone). The motions follow one rule with a per-clip seed: nothing is tuned to a
-clip. Writes, in the layout eval/clips.py reads:
+clip. Then harder ones (`--extra`, on by default): camera shake, strong scaling, a second object
+fixed in the scene (a distractor), a foreground post passing in front of the subject (partial
+occlusion), a shaky GIF; and clips without a subject that still hold salient things: pans over a
+whole photo of the dev set with its object (a still object carried by the camera is scenery), over
+a "crowd" of small objects fixed in the scene, and a shaky GIF of one. Writes, in the layout
+eval/clips.py reads:
 
     OUT/cNN.mp4 | cNN.gif, OUT/cNN.json (fps, frames, size, subject), OUT/cNN/NNNN.mask.png
 
@@ -23,6 +28,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 parser = argparse.ArgumentParser()
 parser.add_argument('--evalset', default=os.path.join(here, '../../shared/evalset'))
 parser.add_argument('--count', type=int, default=6, help='clips with a subject (one of them a GIF); one more has none')
+parser.add_argument('--no-extra', dest='extra', action='store_false', help='only the plain clips')
 parser.add_argument('out')
 args = parser.parse_args()
 os.makedirs(args.out, exist_ok=True)
@@ -45,17 +51,47 @@ def cut_object(case):
     return Image.fromarray(rgba, 'RGBA')
 
 
-def clip(name, index, subject, gif):
+def paste_rgba(frame, alpha_under, thing, cx, cy):
+    """`thing` (RGBA) drawn over `frame` centred at (cx, cy); returns the frame and the thing's alpha."""
+    h, w = frame.shape[:2]
+    layer = Image.new('RGBA', (w, h))
+    layer.paste(thing, (int(cx - thing.width / 2), int(cy - thing.height / 2)), thing)
+    arr = np.asarray(layer, np.float32)
+    alpha = arr[..., 3] / 255
+    return frame * (1 - alpha[..., None]) + arr[..., :3] * alpha[..., None], alpha
+
+
+def clip(name, index, subject, gif, extra=None):
+    """One clip. `extra` (the harder clips): shake (px of camera jitter), scaling (amplitude),
+    scene (a case whose whole photo is the background), distractor (case of an object fixed in the
+    scene), crowd (that many small objects fixed in the scene), post (a foreground post crossing)."""
+    extra = extra or {}
     rng = np.random.default_rng(1000 + index)
+    xrng = np.random.default_rng(5000 + index)  # the extras' own draws: the plain clips stay as they were
     w, h = (480, 360) if gif else ((640, 480) if index % 2 else (576, 432))
     fps = 15 if gif else (30 if index % 3 else 25)
     frames = int(fps * (2.0 if gif else 2.5))
-    background = oriented(f'{args.evalset}/{BACKGROUNDS[index % len(BACKGROUNDS)]}.jpg')
+    background_case = extra.get('scene', BACKGROUNDS[index % len(BACKGROUNDS)])
+    background = oriented(f'{args.evalset}/{background_case}.jpg')
     # The background, 1.35× the frame, panned diagonally across its spare margin.
     scale = 1.35 * max(w / background.width, h / background.height)
     background = background.resize((int(background.width * scale) + 1, int(background.height * scale) + 1), Image.LANCZOS)
-    bg = np.asarray(background, np.float32)
+    bg = np.asarray(background, np.float32).copy()
     spare_x, spare_y = bg.shape[1] - w, bg.shape[0] - h
+    # Things fixed in the scene are drawn into the background before it is panned.
+    fixed = []
+    if 'distractor' in extra:
+        fixed.append((cut_object(extra['distractor']), 0.3))
+    for k in range(extra.get('crowd', 0)):
+        fixed.append((cut_object(OBJECTS[(index + 3 * k + 1) % len(OBJECTS)]), 0.16))
+    for thing_fixed, size in fixed:
+        f = size * min(w, h) / max(thing_fixed.width, thing_fixed.height)
+        thing_fixed = thing_fixed.resize((max(1, int(thing_fixed.width * f)), max(1, int(thing_fixed.height * f))), Image.LANCZOS)
+        cx, cy = xrng.uniform(0.25, 0.75) * bg.shape[1], xrng.uniform(0.3, 0.7) * bg.shape[0]
+        bg, _ = paste_rgba(bg, None, thing_fixed, cx, cy)
+    shake = extra.get('shake', 0)
+    jitter = np.cumsum(xrng.normal(0, shake, (200, 2)), axis=0) * 0.5 if shake else np.zeros((200, 2))
+    jitter = np.clip(jitter, -2 * shake - 1, 2 * shake + 1)
     thing = cut_object(OBJECTS[(index * 3) % len(OBJECTS)]) if subject else None
     if thing is not None:
         # Shrunk once to the largest size it takes (resizing the full-size cut-out per frame is slow).
@@ -70,20 +106,25 @@ def clip(name, index, subject, gif):
     for k in range(frames):
         t = k / max(1, frames - 1)
         ox, oy = int(spare_x * (0.1 + 0.8 * t)), int(spare_y * (0.8 - 0.6 * t))
+        if shake:
+            ox = int(np.clip(ox + jitter[k, 0], 0, spare_x)); oy = int(np.clip(oy + jitter[k, 1], 0, spare_y))
         frame = bg[oy:oy + h, ox:ox + w].copy()
         alpha = np.zeros((h, w), np.float32)
         if thing is not None:
-            s = base * (1 + 0.2 * math.sin(2 * math.pi * t + phase[0]))          # scaling
+            s = base * (1 + extra.get('scaling', 0.2) * math.sin(2 * math.pi * t + phase[0]))  # scaling
             angle = 25 * math.sin(2 * math.pi * t * 0.8 + phase[1])              # turning
             obj = thing.resize((max(1, int(thing.width * s)), max(1, int(thing.height * s))), Image.LANCZOS)
             obj = obj.rotate(angle, resample=Image.BICUBIC, expand=True)
             cx = w * (0.5 + 0.22 * math.sin(2 * math.pi * t + phase[2]))         # moving
             cy = h * (0.5 + 0.15 * math.sin(2 * math.pi * t * 1.3 + phase[3]))
-            layer = Image.new('RGBA', (w, h))
-            layer.paste(obj, (int(cx - obj.width / 2), int(cy - obj.height / 2)), obj)
-            arr = np.asarray(layer, np.float32)
-            alpha = arr[..., 3] / 255
-            frame = frame * (1 - alpha[..., None]) + arr[..., :3] * alpha[..., None]
+            frame, alpha = paste_rgba(frame, None, obj, cx, cy)
+        if extra.get('post'):
+            # A dark post, fixed in the scene nearer than the subject, crossing the frame with the pan
+            # (faster than the background: parallax); it hides what it covers.
+            px = w * (1.1 - 1.3 * t)
+            post = np.clip((14 - np.abs(np.arange(w) - px)) / 2, 0, 1)[None, :].repeat(h, 0)
+            frame = frame * (1 - post[..., None]) + np.array([52, 40, 34], np.float32) * post[..., None]
+            alpha = alpha * (1 - post)
         frame = np.clip(frame + rng.normal(0, 3.0, frame.shape), 0, 255).astype(np.uint8)  # sensor noise
         Image.fromarray(frame).save(f'{tmp}/{k:04d}.png')
         Image.fromarray((alpha * 255 + 0.5).astype(np.uint8), 'L').save(f'{masks}/{k:04d}.mask.png')
@@ -99,10 +140,22 @@ def clip(name, index, subject, gif):
     with open(f'{args.out}/{name}.json', 'w') as f:
         json.dump(dict(fps=fps, frames=frames, size=[w, h], subject=subject,
                        object=None if thing is None else OBJECTS[(index * 3) % len(OBJECTS)],
-                       background=BACKGROUNDS[index % len(BACKGROUNDS)]), f, indent=1)
+                       background=background_case, **{k: v for k, v in extra.items() if k != 'scene'}), f, indent=1)
     print(target, frames, 'frames', f'{w}x{h}', f'{fps} fps', 'subject' if subject else 'no subject')
 
 
 for i in range(args.count):
     clip('c%02d' % (i + 1), i + 1, True, gif=(i == args.count - 1))
 clip('c%02d' % (args.count + 1), args.count + 1, False, gif=False)
+if args.extra:
+    n = args.count + 2
+    hard = [(True, False, dict(shake=3, scaling=0.4)),
+            (True, False, dict(distractor='004')),
+            (True, False, dict(post=True, shake=1)),
+            (True, True, dict(shake=2, distractor='009')),
+            (False, False, dict(scene='006')),
+            (False, False, dict(scene='002', shake=2)),
+            (False, False, dict(crowd=5)),
+            (False, True, dict(scene='010', shake=2))]
+    for k, (subject, gif, extra) in enumerate(hard):
+        clip('c%02d' % (n + k), n + k, subject, gif=gif, extra=extra)

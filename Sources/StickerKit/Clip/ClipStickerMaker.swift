@@ -111,8 +111,6 @@ public struct ClipStickerMaker: Sendable {
         }
         var extractor = SubjectExtractor(predictor: predictor, style: style)
         extractor.refinement.workingDimension = workingSide
-        var tracking = self.tracking
-        if tracking.motionCheckFrame != nil { tracking.motionCheckFrame = max(1, Int((0.5 * fps).rounded())) }  // half a second in
         let tracker = ClipSubjectTracker(extractor: extractor, first: firstChoice, settings: tracking)
         var sink: FrameSink?
         var sourceFrame = 0, used = 0
@@ -147,20 +145,45 @@ public struct ClipStickerMaker: Sendable {
             }
         }
 
+        func track(_ frame: Image) async throws {
+            do { batch.append(try await tracker.push(frame)) } catch {
+                // A look cut short by cancellation is the cancellation, not a failing model.
+                try Task.checkCancellation()
+                throw ClipError.cutOut(error)
+            }
+            // Styled and encoded a few at a time, in parallel (the cut-outs are sequential).
+            if batch.count >= ProcessInfo.processInfo.activeProcessorCount { try await deliver(batch); batch.removeAll() }
+        }
+        // The first half second is seen before its first frame is cut out (the subject is what
+        // moves apart from the background: `ClipSubjectTracker.start`); a few frames held at once.
+        let lookAheadFrames = max(2, Int((0.5 * fps).rounded()) + 1)
+        var lookAhead: [Image]? = []
+        func startTracking() async throws {
+            guard let frames = lookAhead, !frames.isEmpty else { return }
+            lookAhead = nil
+            do { try await tracker.start(frames) } catch {
+                try Task.checkCancellation()
+                throw ClipError.cutOut(error)
+            }
+            for frame in frames { try await track(frame) }
+        }
+
         do {
             while let frame = try await reader.next() {
                 try Task.checkCancellation()
                 defer { sourceFrame += 1 }
                 guard sourceFrame % step == 0 else { continue }
-                do { batch.append(try await tracker.push(frame)) } catch {
-                    // A look cut short by cancellation is the cancellation, not a failing model.
-                    try Task.checkCancellation()
-                    throw ClipError.cutOut(error)
+                if lookAhead != nil {
+                    lookAhead?.append(frame)
+                    if lookAhead?.count ?? 0 >= lookAheadFrames { try await startTracking() }
+                    continue
                 }
-                // Styled and encoded a few at a time, in parallel (the cut-outs are sequential).
-                if batch.count >= ProcessInfo.processInfo.activeProcessorCount { try await deliver(batch); batch.removeAll() }
+                try await track(frame)
             }
+            try await startTracking()
             try Task.checkCancellation()
+            // Scenery the camera panned over is known only once the clip has been seen.
+            do { try tracker.finish() } catch { throw ClipError.cutOut(error) }
             try await deliver(batch)
             batch.removeAll()
         } catch {

@@ -10,28 +10,30 @@ import Synchronization
 /// subject". Then every `keyframeInterval`-th frame gets a full look of the network, and the frames
 /// between get a coarse look (U²-Net-p's 80 px side output: a third of the network's work), which
 /// still places the subject where it really is in that frame. Each look keeps only the regions
-/// that overlap the subject as it was (another salient thing entering the frame is not taken),
-/// and is smoothed along time: the previous frame's saliency, carried along the subject's motion
-/// (`SubjectMotion`: its centre and size), is blended in, so the network's frame-to-frame jitter,
-/// which makes per-frame masks flicker, is damped without a lag behind the moving subject. Every
-/// frame is then refined against its own pixels (guided filter, edge colours) as a photo is.
+/// that overlap the subject as it was (another salient thing entering the frame is not taken, nor
+/// scenery the first half second showed to stay with the panned background: `start`); the
+/// previous frame's saliency, carried along the subject's motion (`SubjectMotion`: its centre and
+/// size), can be blended in (`previousWeight`, off: it measured worse). Every frame is then
+/// refined against its own pixels (guided filter, edge colours) as a photo is. A clip whose
+/// subject never moves apart from the panned background is refused (`finish`).
 ///
-/// Causal: each frame is finished as it comes, so nothing is buffered and memory does not grow
-/// with the clip. Owned by one task.
+/// Causal after the first half second (held once, to decide the subject): each frame is finished
+/// as it comes, so memory does not grow with the clip. Owned by one task.
 public final class ClipSubjectTracker {
     public struct Settings: Sendable, Hashable {
         /// Frames from one full network look to the next (1: a full look at every frame).
         public var keyframeInterval = 3
         /// How much of the previous frame's saliency, carried along the motion, is blended into
-        /// each new look (0: none, each frame alone).
-        public var previousWeight: Float = 0.3
+        /// each new look (0: none, each frame alone). 0: the carried saliency (centre and size
+        /// only, no turn) lands beside a turning subject's edges, and every weight tried added
+        /// error and flicker on the dev set (0.6, 0.3, 0.15 against 0: docs/benchmarks.md).
+        public var previousWeight: Float = 0
         /// Grows the previous subject (saliency pixels) when telling which new regions belong to it.
         public var trackingReach = 12
-        /// The frame (0-based, in the order pushed) compared with the first to tell a subject
-        /// from scenery the camera pans over (`MovingSubjectCheck`); nil: no check. Off by
-        /// default: on ../shared/evalset-clips it refused a clip with a moving subject (d02, a
-        /// dithered GIF) and let the pan-only clip (d03) through; its thresholds need more work.
-        public var motionCheckFrame: Int? = nil
+        /// Whether a subject the camera carries along with the rest of the scene (it never moves
+        /// apart from the background while the camera pans: `MovingSubjectCheck`) makes the clip
+        /// one without a clear subject (`finish()` throws).
+        public var refusesScenery = true
         public init() {}
     }
 
@@ -68,20 +70,73 @@ public final class ClipSubjectTracker {
         self.settings = settings
     }
 
+    /// The first frame's subject, decided before the first push (`start`).
+    private var primed: Plane?
+    /// Salient regions of the first frame found to be scenery (`start`), at the saliency's size:
+    /// carried along the background's motion, they are not taken back into the subject.
+    private var scenery: Plane?
+
+    /// Decides the first frame's subject with the frames that follow it in view (the clip's first
+    /// half second): of several salient regions, those that stay with the background while the
+    /// camera pans and another region moves apart are scenery, not the subject (a flower of the
+    /// background photo beside the one moving over it), and are left out from the first frame on.
+    /// Optional: without it, the first `push` decides from the first frame alone.
+    public func start(_ frames: [Image]) async throws(SubjectExtractionError) {
+        guard last == nil, primed == nil, let first = frames.first else { return }
+        var saliency = try await startTracking(first)
+        defer { primed = saliency }
+        guard settings.refusesScenery, frames.count > 1 else { return }
+        let regions = ConnectedComponents(saliency, threshold: 0.5)
+        guard regions.areas.count > 1 else { return }
+        let planes = regions.areas.indices.map { r in
+            Plane(width: saliency.width, height: saliency.height, values: regions.labels.map { $0 == r ? 1 : 0 })
+        }
+        guard var check = MovingSubjectCheck(frame: first, regions: planes) else { return }
+        for frame in frames.dropFirst() { check.observe(frame, mask: nil) }
+        let scenery = Set(check.sceneryRegions)
+        guard !scenery.isEmpty else { return }
+        // The scenery regions and their soft fringe leave the saliency; the subject's stay whole.
+        let leaving = Plane(width: saliency.width, height: saliency.height,
+                            values: regions.labels.map { $0 >= 0 && scenery.contains(Int($0)) ? 1 : 0 })
+        let fringe = Self.grown(leaving, by: 3)
+        for i in saliency.values.indices where fringe[i] {
+            let label = regions.labels[i]
+            if label < 0 || scenery.contains(Int(label)) { saliency.values[i] = 0 }
+        }
+        self.scenery = Plane(width: leaving.width, height: leaving.height, values: fringe.map { $0 ? 1 : 0 })
+    }
+
+    /// The scenery of the first frame where the background has carried it, at `width`×`height`.
+    private func sceneryNow(width: Int, height: Int) -> Plane? {
+        guard let scenery, let offset = motionCheck?.backgroundOffset else { return nil }
+        let zone = scenery.width == width && scenery.height == height ? scenery : scenery.resized(width: width, height: height, filter: .area)
+        let dx = Int((offset.x * Float(width)).rounded()), dy = Int((offset.y * Float(height)).rounded())
+        var out = Plane(width: width, height: height)
+        for y in 0..<height where y - dy >= 0 && y - dy < height {
+            for x in 0..<width where x - dx >= 0 && x - dx < width { out.values[y * width + x] = zone.values[(y - dy) * width + x - dx] }
+        }
+        return out
+    }
+
     /// The next frame's cut-out.
     public func push(_ frame: Image) async throws(SubjectExtractionError) -> FrameCutOut {
         let index = count
         count += 1
         guard var previous = last else {
-            let saliency = try await startTracking(frame)
+            let saliency: Plane
+            if let primed {
+                saliency = primed
+                self.primed = nil
+            } else {
+                saliency = try await startTracking(frame)
+            }
             last = (saliency, SubjectMotion(saliency) ?? SubjectMotion(centerX: 0, centerY: 0, size: 1))
             let cut = await refine(frame, saliency: saliency, index: index)
-            if settings.motionCheckFrame != nil { motionCheck = MovingSubjectCheck(frame: frame, mask: cut.alpha) }
+            if settings.refusesScenery {
+                motionCheck = MovingSubjectCheck(frame: frame, mask: cut.alpha)
+                motionCheck?.followsBackground = scenery != nil
+            }
             return cut
-        }
-        if index == settings.motionCheckFrame, let check = motionCheck {
-            motionCheck = nil
-            if check.isScenery(frame) { throw .noClearSubject }
         }
         let session = self.session ?? extractor.predictor.makeSession()
         self.session = session
@@ -92,17 +147,27 @@ public final class ClipSubjectTracker {
             previous.saliency = previous.saliency.resized(width: raw.width, height: raw.height, filter: .area)
             previous.motion = SubjectMotion(previous.saliency) ?? previous.motion
         }
-        var saliency = follow(raw, previous: previous.saliency)
+        var saliency = follow(raw, previous: previous.saliency, scenery: sceneryNow(width: raw.width, height: raw.height))
         if let seen = SubjectMotion(saliency) {
-            let carried = previous.motion.carry(previous.saliency, to: seen)
             let weight = settings.previousWeight
-            saliency.values = zip(saliency.values, carried.values).map { $0 * (1 - weight) + $1 * weight }
+            if weight > 0 {
+                let carried = previous.motion.carry(previous.saliency, to: seen)
+                saliency.values = zip(saliency.values, carried.values).map { $0 * (1 - weight) + $1 * weight }
+            }
         } else {
             // Out of this look's sight (a blur, a turn): the subject as it was.
             saliency = previous.saliency
         }
         last = (saliency, SubjectMotion(saliency) ?? previous.motion)
-        return await refine(frame, saliency: saliency, index: index)
+        let cut = await refine(frame, saliency: saliency, index: index)
+        motionCheck?.observe(frame, mask: cut.alpha)
+        return cut
+    }
+
+    /// After the last frame: throws `.noClearSubject` when the clip showed scenery (the camera
+    /// panned and the subject never moved apart from the background).
+    public func finish() throws(SubjectExtractionError) {
+        if let motionCheck, motionCheck.isScenery { throw .noClearSubject }
     }
 
     /// The first frame through the photo pipeline; returns its saliency reduced to the chosen subject.
@@ -133,12 +198,22 @@ public final class ClipSubjectTracker {
 
     /// `raw` reduced to the regions that overlap the subject of `previous` (grown by the tracking
     /// reach), tidied as a photo's saliency is; the largest region when none overlaps.
-    func follow(_ raw: Plane, previous: Plane) -> Plane {
+    func follow(_ raw: Plane, previous: Plane, scenery: Plane? = nil) -> Plane {
         let regions = ConnectedComponents(raw, threshold: 0.5)
         guard let largest = regions.largest else { return Plane(width: raw.width, height: raw.height) }
         let near = Self.grown(previous, by: settings.trackingReach)
         var kept = [Bool](repeating: false, count: regions.areas.count)
         for (i, label) in regions.labels.enumerated() where label >= 0 && near[i] { kept[Int(label)] = true }
+        if let scenery {
+            // A region lying mostly where the first frame's scenery has been carried, and not on
+            // the subject as it was, is that scenery again, however near it comes.
+            var inside = [Int](repeating: 0, count: regions.areas.count), onSubject = [Bool](repeating: false, count: regions.areas.count)
+            for (i, label) in regions.labels.enumerated() where label >= 0 {
+                if scenery.values[i] > 0.5 { inside[Int(label)] += 1 }
+                if previous.values[i] > 0.5 { onSubject[Int(label)] = true }
+            }
+            for r in kept.indices where kept[r] && !onSubject[r] && inside[r] * 2 > regions.areas[r] { kept[r] = false }
+        }
         if !kept.contains(true) { kept[Int(largest)] = true }
         return extractor.cleanup.apply(to: raw, regions: regions, keeping: kept)
     }

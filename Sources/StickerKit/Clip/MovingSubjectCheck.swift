@@ -2,59 +2,173 @@ import Foundation
 import Raster
 
 /// Whether the first frame's subject moves apart from its background, the clip-level half of "a
-/// clear subject": a camera panning over a scene carries everything salient in it along one
-/// motion, and a live sticker of that scenery is no sticker (exit 65, as a photo without a subject).
+/// clear subject": a camera panning over a scene carries everything in it along one motion, and a
+/// live sticker of that scenery (a splash, a statue, an object lying in a photo) is no sticker (exit
+/// 65, as a photo without a subject), however salient it is in one frame. Followed region by
+/// region, it also tells which of several salient regions are the subject and which are scenery
+/// (a flower in the background photo beside the one moving over it).
 ///
-/// Compares the first frame with one about half a second later, both reduced to `side` px: the
-/// background's motion is found by exhaustive search (mean absolute grey difference, outside the
-/// subject), then the subject's own pixels are compared under that motion. Scenery: the camera
-/// moved (≥ `minimumPan` px) and the subject matches as well as the background does. A still
-/// camera proves nothing, so a clip of a still scene keeps its subject.
+/// Every frame is compared with a reference frame (the first, later a newer one when the view has
+/// moved far), both reduced to `side` px grey: the background's offset is found by block matching
+/// outside the subject, the subject's own offset by matching the subject's pixels alone, each to a
+/// tenth of a pixel (a parabola through the best integer offset's neighbours: a slow pan moves
+/// less than a pixel a frame at this size). A subject whose own offset parts from the background's
+/// by more than `apartDistance` is a subject; scenery is a clip whose camera moved (the background
+/// by at least `minimumPan`) while no region of the subject ever parted from it. A still camera proves nothing,
+/// so a clip of a still scene keeps its subject. Owned by one task.
 struct MovingSubjectCheck: Sendable {
-    var side = 160
-    var searchRadius = 16
-    var minimumPan: Float = 2
+    /// The longer side of the grey frames compared.
+    let side: Int
+    /// The offsets searched around the last one, per frame (px at `side`).
+    var searchRadius = 4
+    /// How far the background must travel (px at `side`) before a subject that stays with it is scenery.
+    var minimumPan: Float = 5
+    /// How far (px at `side`) the subject must part from the background to be a subject.
+    var apartDistance: Float = 3
     private let width: Int, height: Int
-    private let grey: [Float]
-    private let subject: [Bool]
+    private var reference: [Float]
+    /// Each region's pixels in the reference; `subject` their union.
+    private var regions: [[Bool]]
+    private var subject: [Bool]
+    /// Offsets of the background and of each region, from the reference and since the first frame.
+    private var anchor: (x: Float, y: Float) = (0, 0)
+    private var background: (x: Float, y: Float) = (0, 0)
+    /// The background's motion from the previous frame.
+    private var step: (x: Float, y: Float) = (0, 0)
+    private var own: [(x: Float, y: Float)]
+    /// The background's farthest offset from the first frame.
+    private(set) var panned: Float = 0
+    /// Which regions parted from the background at some frame.
+    private(set) var apart: [Bool]
+    private var framesApart: [Int]
 
-    init?(frame: Image, mask: Mask, side: Int = 160) {
+    /// nil when the first frame's mask is empty (nothing to follow).
+    init?(frame: Image, mask: Mask, side: Int = 256) {
+        self.init(frame: frame, side: side) { w, h in [mask.resized(width: w, height: h).values.map { $0 >= 128 }] }
+    }
+
+    /// Each of `regions` (planes > 0.5, at any resolution) followed on its own; nil when all are empty.
+    init?(frame: Image, regions: [Plane], side: Int = 256) {
+        self.init(frame: frame, side: side) { w, h in
+            regions.map { $0.resized(width: w, height: h, filter: .area).values.map { $0 > 0.5 } }
+        }
+    }
+
+    private init?(frame: Image, side: Int, regions: (Int, Int) -> [[Bool]]) {
         self.side = side
-        let scale = Double(side) / Double(max(frame.width, frame.height))
-        width = max(8, Int(Double(frame.width) * scale)); height = max(8, Int(Double(frame.height) * scale))
-        grey = frame.downsampled(width: width, height: height).luminance().values.map { Float($0) }
-        subject = mask.resized(width: width, height: height).values.map { $0 >= 128 }
+        let scale = min(1, Double(side) / Double(max(frame.width, frame.height)))
+        width = max(16, Int(Double(frame.width) * scale)); height = max(16, Int(Double(frame.height) * scale))
+        reference = Self.grey(frame, width, height)
+        self.regions = regions(width, height)
+        subject = self.regions.dropFirst().reduce(self.regions.first ?? []) { zip($0, $1).map { $0 || $1 } }
+        own = Array(repeating: (0, 0), count: self.regions.count)
+        apart = Array(repeating: false, count: self.regions.count)
+        framesApart = Array(repeating: 0, count: self.regions.count)
         guard subject.contains(true) else { return nil }
     }
 
-    /// Whether `later`'s view shows the subject carried by the background's motion.
-    func isScenery(_ later: Image) -> Bool {
-        let other = later.downsampled(width: width, height: height).luminance().values.map { Float($0) }
-        let r = min(searchRadius, min(width, height) / 4)
-        var best = (cost: Float.infinity, dx: 0, dy: 0)
-        for dy in -r...r {
-            for dx in -r...r {
-                var sum: Float = 0, n = 0
-                for y in max(0, -dy)..<min(height, height - dy) {
-                    let row = y * width, shifted = (y + dy) * width + dx
-                    for x in max(0, -dx)..<min(width, width - dx) where !subject[row + x] {
-                        sum += abs(grey[row + x] - other[shifted + x]); n += 1
+    /// Whether the clip so far shows scenery: the camera moved and the subject stayed with it.
+    var isScenery: Bool { !movedApart && panned >= minimumPan }
+
+    /// Some region parted from the background.
+    var movedApart: Bool { apart.contains(true) }
+
+    /// The regions (by index) that are scenery beside a subject: the camera moved, they stayed with
+    /// the background while another region moved apart. Empty when that cannot be told.
+    var sceneryRegions: [Int] {
+        guard movedApart, panned >= minimumPan else { return [] }
+        return apart.indices.filter { !apart[$0] }
+    }
+
+    /// Whether the background is followed on once every region has moved apart (for `backgroundOffset`).
+    var followsBackground = false
+
+    /// How far the background has moved since the first frame, as a fraction of the frame's width and height.
+    var backgroundOffset: (x: Float, y: Float) { (background.x / Float(width), background.y / Float(height)) }
+
+    /// Takes the next frame, with its subject's mask (nil: keep the reference as long as it overlaps).
+    mutating func observe(_ frame: Image, mask: Mask?) {
+        guard apart.contains(false) || followsBackground else { return }
+        let grey = Self.grey(frame, width, height)
+        // Searched where the last frame's motion, continued, puts it.
+        let fromAnchor = (x: background.x + step.x - anchor.x, y: background.y + step.y - anchor.y)
+        guard let ground = offset(of: grey, near: fromAnchor, pixels: subject, inside: false) else { return }
+        step = (anchor.x + ground.x - background.x, anchor.y + ground.y - background.y)
+        background = (anchor.x + ground.x, anchor.y + ground.y)
+        panned = max(panned, hypot(background.x, background.y))
+        for k in regions.indices where !apart[k] {
+            let near = (x: own[k].x + step.x - anchor.x, y: own[k].y + step.y - anchor.y)
+            guard let thing = offset(of: grey, near: near, pixels: regions[k], inside: true) else { continue }
+            own[k] = (anchor.x + thing.x, anchor.y + thing.y)
+            // Apart in two frames running: one frame's mismatch (a blur, a turn) proves nothing.
+            let parted = hypot(own[k].x - background.x, own[k].y - background.y) > apartDistance
+            framesApart[k] = parted ? framesApart[k] + 1 : 0
+            if framesApart[k] >= 2 { apart[k] = true }
+        }
+        // Far from the reference, little of it still overlaps: this frame becomes the reference.
+        if let mask, regions.count == 1, !apart[0], hypot(ground.x, ground.y) > Float(min(width, height)) / 6 {
+            let now = mask.resized(width: width, height: height).values.map { $0 >= 128 }
+            guard now.contains(true) else { return }
+            reference = grey; subject = now; regions = [now]; anchor = background; own = [background]; framesApart = [0]
+        }
+    }
+
+    /// The offset (dx, dy) at which `grey` matches the reference best over the pixels outside
+    /// `pixels` (the background) or inside them (a region), searched around `near`, refined below a pixel; nil when too few pixels overlap.
+    private func offset(of grey: [Float], near: (x: Float, y: Float), pixels: [Bool], inside subjectPixels: Bool) -> (x: Float, y: Float)? {
+        // A best offset on the window's border may lie beyond it (a fast pan): the window follows it.
+        var centre = (x: Int(near.x.rounded()), y: Int(near.y.rounded()))
+        for _ in 0..<4 {
+            guard let found = search(grey, around: centre, pixels: pixels, inside: subjectPixels) else { return nil }
+            let moved = (x: Int(found.x.rounded()), y: Int(found.y.rounded()))
+            if abs(moved.x - centre.x) < searchRadius && abs(moved.y - centre.y) < searchRadius { return found }
+            centre = moved
+        }
+        return search(grey, around: centre, pixels: pixels, inside: subjectPixels)
+    }
+
+    /// The best offset within `searchRadius` of `centre`, refined below a pixel.
+    private func search(_ grey: [Float], around centre: (x: Int, y: Int), pixels: [Bool], inside subjectPixels: Bool) -> (x: Float, y: Float)? {
+        let r = searchRadius
+        let cx = centre.x, cy = centre.y
+        var costs = [Float](repeating: .infinity, count: (2 * r + 1) * (2 * r + 1))
+        var best = (cost: Float.infinity, i: -1, dx: 0, dy: 0)
+        let wanted = subjectPixels ? max(16, pixels.lazy.filter { $0 }.count / 3) : width * height / 8
+        grey.withUnsafeBufferPointer { other in
+            reference.withUnsafeBufferPointer { ref in
+                pixels.withUnsafeBufferPointer { inside in
+                    for j in -r...r {
+                        for i in -r...r {
+                            let dx = cx + i, dy = cy + j
+                            var sum: Float = 0, n = 0
+                            for y in max(0, -dy)..<max(0, min(height, height - dy)) {
+                                let row = y * width, shifted = (y + dy) * width + dx
+                                for x in max(0, -dx)..<max(0, min(width, width - dx)) where inside[row + x] == subjectPixels {
+                                    sum += abs(ref[row + x] - other[shifted + x]); n += 1
+                                }
+                            }
+                            guard n >= wanted else { continue }
+                            let k = (j + r) * (2 * r + 1) + (i + r)
+                            costs[k] = sum / Float(n)
+                            if costs[k] < best.cost { best = (costs[k], k, dx, dy) }
+                        }
                     }
                 }
-                guard n > width * height / 8 else { continue }
-                let cost = sum / Float(n)
-                if cost < best.cost { best = (cost, dx, dy) }
             }
         }
-        guard best.cost.isFinite, Float(hypot(Double(best.dx), Double(best.dy))) >= minimumPan else { return false }
-        var sum: Float = 0, n = 0
-        for y in max(0, -best.dy)..<min(height, height - best.dy) {
-            let row = y * width, shifted = (y + best.dy) * width + best.dx
-            for x in max(0, -best.dx)..<min(width, width - best.dx) where subject[row + x] {
-                sum += abs(grey[row + x] - other[shifted + x]); n += 1
-            }
+        guard best.i >= 0 else { return nil }
+        let stride = 2 * r + 1, bi = best.i % stride, bj = best.i / stride
+        func refine(_ minus: Float?, _ centre: Float, _ plus: Float?) -> Float {
+            guard let minus, let plus, minus.isFinite, plus.isFinite else { return 0 }
+            let curvature = minus - 2 * centre + plus
+            return curvature > 1e-6 ? max(-0.5, min(0.5, 0.5 * (minus - plus) / curvature)) : 0
         }
-        guard n > 0 else { return false }
-        return sum / Float(n) < 2 * best.cost + 3
+        let fx = refine(bi > 0 ? costs[best.i - 1] : nil, best.cost, bi < stride - 1 ? costs[best.i + 1] : nil)
+        let fy = refine(bj > 0 ? costs[best.i - stride] : nil, best.cost, bj < stride - 1 ? costs[best.i + stride] : nil)
+        return (Float(best.dx) + fx, Float(best.dy) + fy)
+    }
+
+    private static func grey(_ frame: Image, _ width: Int, _ height: Int) -> [Float] {
+        frame.downsampled(width: width, height: height).luminance().values.map { Float($0) }
     }
 }

@@ -93,11 +93,95 @@ struct ClipStickerTests {
             } }
             return (image, mask)
         }
-        let (first, mask) = view(groundShift: 0, subjectX: 80)
-        let check = try #require(MovingSubjectCheck(frame: first, mask: mask))
-        #expect(check.isScenery(view(groundShift: 0, subjectX: 80).0) == false, "a still scene keeps its subject")
-        #expect(check.isScenery(view(groundShift: 8, subjectX: 72).0) == true, "panned together: scenery")
-        #expect(check.isScenery(view(groundShift: 8, subjectX: 100).0) == false, "the subject moves apart")
+        /// The check's verdict after eight frames, the camera moving `pan` px a frame and the subject `own` px.
+        func verdict(pan: Int, own: Int) throws -> Bool {
+            let (first, mask) = view(groundShift: 0, subjectX: 80)
+            var check = try #require(MovingSubjectCheck(frame: first, mask: mask))
+            for k in 1...8 {
+                let (frame, mask) = view(groundShift: pan * k, subjectX: 80 - pan * k + own * k)
+                check.observe(frame, mask: mask)
+            }
+            return check.isScenery
+        }
+        #expect(try verdict(pan: 0, own: 0) == false, "a still scene keeps its subject")
+        #expect(try verdict(pan: 2, own: 0) == true, "panned together: scenery")
+        #expect(try verdict(pan: 1, own: 0) == true, "a slow pan, a pixel a frame: scenery")
+        #expect(try verdict(pan: 2, own: 2) == false, "the subject moves apart")
+        #expect(try verdict(pan: 0, own: 2) == false, "a still camera, a moving subject")
+    }
+
+    @Test("Of two salient regions, the one that stays with the panned background is scenery, the moving one the subject")
+    func sceneryRegion() throws {
+        // A textured ground panned 2 px a frame; a square fixed in it, and a disc moving on its own.
+        func view(_ k: Int) -> Image {
+            var image = Image(width: 160, height: 120)
+            for y in 0..<120 { for x in 0..<160 {
+                let gx = x + 2 * k
+                let v = UInt8((gx * 7 + y * 13 + (gx * y) % 29) % 200 + 20)
+                image[x, y] = RGBA8(r: v, g: v / 2, b: 255 - v)
+                if abs(gx - 50) < 14 && abs(y - 30) < 14 { image[x, y] = RGBA8(r: 250, g: UInt8((gx * 9) % 255), b: 40) }
+                if hypot(Double(x - 90 - 3 * k), Double(y - 80)) < 16 { image[x, y] = RGBA8(r: 40, g: UInt8((x * 11 + y * 5) % 255), b: 250) }
+            } }
+            return image
+        }
+        var square = Plane(width: 160, height: 120), disc = Plane(width: 160, height: 120)
+        for y in 0..<120 { for x in 0..<160 {
+            if abs(x - 50) < 14 && abs(y - 30) < 14 { square[x, y] = 1 }
+            if hypot(Double(x - 90), Double(y - 80)) < 16 { disc[x, y] = 1 }
+        } }
+        var check = try #require(MovingSubjectCheck(frame: view(0), regions: [square, disc]))
+        for k in 1...6 { check.observe(view(k), mask: nil) }
+        #expect(check.sceneryRegions == [0])
+        #expect(check.isScenery == false)
+    }
+
+    @Test("A subject followed across a clip keeps a steady mask that moves with it")
+    func steadyMasks() async throws {
+        let folder = try scratch()
+        let clip = try ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.maximumFramesPerSecond = 20
+        let masks = MaskLog()
+        _ = try await maker.make(clip: clip, piece: ClipPiece(), format: .apng, output: folder.appending(path: "out.png"),
+                                 masks: { index, alpha in await masks.add(index, alpha) })
+        // The disc (radius 22, centre 20 + 90 t, 60) has the same area in every frame; so must its mask.
+        let areas = await masks.areas, centres = await masks.centres
+        #expect(areas.count == 20)
+        let median = areas.sorted()[areas.count / 2]
+        #expect(abs(median - Double.pi * 22 * 22) / (Double.pi * 22 * 22) < 0.15, "\(areas)")
+        #expect(areas.allSatisfy { abs($0 - median) / median < 0.1 }, "\(areas)")
+        for (k, centre) in centres.enumerated() where k > 0 && k < 19 {
+            #expect(abs(centre - (20 + 90 * Double(k) / 20)) < 3, "frame \(k): \(centres)")
+        }
+    }
+
+    @Test("A pan over a scene whose salient thing stays in it makes nothing: no clear subject")
+    func panWithoutSubject() async throws {
+        let folder = try scratch()
+        let ffmpeg = try ClipTools.require("ffmpeg")
+        let clip = folder.appending(path: "pan.mp4")
+        // A textured ground and a red square fixed in it, the camera panning 30 px a second.
+        let u = "(X+T*30)"
+        let square = "lt(abs(\(u)-70),16)*lt(abs(Y-60),16)"
+        let ground = "110+20*sin(\(u)/4)*sin(Y/5)"
+        let geq = "geq=r='if(\(square),230,\(ground))':g='if(\(square),30,\(ground))':b='if(\(square),30,\(ground))'"
+        try #require(try ClipTools.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=1.5", "-vf", geq,
+                                        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", clip.path]).status == 0)
+        let maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        let output = folder.appending(path: "out.webp")
+        let masks = MaskLog()
+        await #expect(throws: ClipError.cutOut(.noClearSubject)) {
+            _ = try await maker.make(clip: clip, piece: ClipPiece(), format: .webp(quality: 80), output: output,
+                                     masks: { index, alpha in await masks.add(index, alpha) })
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        // The same scene with the camera still keeps its subject (a still camera proves nothing).
+        let stillClip = folder.appending(path: "still.mp4")
+        try #require(try ClipTools.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=1.5",
+                                        "-vf", geq.replacingOccurrences(of: "T*30", with: "0"),
+                                        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", stillClip.path]).status == 0)
+        let summary = try await maker.make(clip: stillClip, piece: ClipPiece(), format: .webp(quality: 80), output: output)
+        #expect(summary.frames > 0)
     }
 
     @Test("Frames stream from ffmpeg one at a time at the size asked; closing early stops ffmpeg")
@@ -194,11 +278,14 @@ struct ClipStickerTests {
 actor MaskLog {
     private(set) var indexes: [Int] = []
     private(set) var centres: [Double] = []
+    /// Each mask's area in pixels (alpha / 255 summed).
+    private(set) var areas: [Double] = []
 
     func add(_ index: Int, _ alpha: Mask) {
         indexes.append(index)
         var sum = 0.0, mass = 0.0
         for (i, v) in alpha.values.enumerated() { sum += Double(i % alpha.width) * Double(v); mass += Double(v) }
         centres.append(mass > 0 ? sum / mass : -1)
+        areas.append(mass / 255)
     }
 }
