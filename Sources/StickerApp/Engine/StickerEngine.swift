@@ -28,13 +28,19 @@ public enum StickerEngine {
 
     /// The engine version plus which model: the verified U²-Net-p (known by its digest), or another
     /// file by its path, size and modification time.
+    /// Kernels forced through the environment (`STICKERS_PRECISION=bf16`, `STICKERS_KERNELS`) give
+    /// other bits than the run-time default and are keyed apart, so their results are never served
+    /// to a default run (nor the default's to them).
     static func engineVersion(modelPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        var kernels = ""
+        if environment["STICKERS_PRECISION"]?.lowercased() == "bf16" { kernels += ";precision=bf16" }
+        if let forced = environment["STICKERS_KERNELS"]?.lowercased(), !forced.isEmpty { kernels += ";kernels=\(forced)" }
         guard let path = modelPath ?? environment["STICKERS_MODEL"], !path.isEmpty else {
-            return "engine-\(version);model=u2netp-309c8469"
+            return "engine-\(version);model=u2netp-309c8469" + kernels
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let size = attributes?[.size] as? Int64 ?? -1
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "engine-\(version);model=\(path):\(size):\(modified)"
+        return "engine-\(version);model=\(path):\(size):\(modified)" + kernels
     }
 }
