@@ -114,6 +114,9 @@ extension TestClientProtocol {
         try await withWebApp { client in
             let text = try await client.chooseColorPhoto(Data("plain text".utf8), name: "a.png")
             #expect(text.status == .unsupportedMediaType)
+            // A clip (here a GIF's header) makes an animated sticker in the sticker tab, never a palette.
+            let clip = try await client.chooseColorPhoto(Data("GIF89a".utf8) + Data(count: 64), name: "moving.gif", contentType: "image/gif")
+            #expect(clip.status == .unsupportedMediaType && clip.errorMessage == "moving is a clip: choose a photo (JPEG, PNG or WebP)")
 
             try await client.chooseColorPhoto(corruptJPEG, name: "broken.jpg", contentType: "image/jpeg")
             let response = try await client.execute(uri: "/api/colors/extract?count=5", method: .post)

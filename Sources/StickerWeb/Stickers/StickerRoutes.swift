@@ -43,7 +43,7 @@ struct StickerRoutes: Sendable {
         router.rejectOtherMethods("/api/stickers", allowed: [.get])
 
         router.post("/api/stickers/photos") { request, _ in
-            let photos = try await uploads.photos(from: request)
+            let photos = try await uploads.photos(from: request, clips: true)
             try await service.add(photos)
             return EditedResponse(status: .created, response: await snapshot())
         }

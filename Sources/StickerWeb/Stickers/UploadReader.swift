@@ -15,7 +15,9 @@ struct UploadReader: Sendable {
 
     let capacity: ServerCapacity
 
-    func photos(from request: Request) async throws(WebError) -> [Upload] {
+    /// The uploaded files; clips among them only where `clips` says they are welcome (the sticker
+    /// tab makes animated stickers of them; the colours tab needs a still photo).
+    func photos(from request: Request, clips: Bool = false) async throws(WebError) -> [Upload] {
         let limits = capacity.limits
         // One of the few uploads received at once: each may hold maxUploadBytes in memory.
         let slot = try capacity.claim(.uploads)
@@ -43,7 +45,10 @@ struct UploadReader: Sendable {
             let label = file.name == nil ? "the upload" : name
             guard !file.data.isEmpty else { throw .badRequest("\(label) is empty") }
             // A clip (MP4/MOV, WebM/MKV, GIF: by its magic bytes, as `make` tells them) is a photo-like item.
-            if ClipDetection.isClip(head: file.data, name: "") { return Upload(name: name, data: file.data) }
+            if ClipDetection.isClip(head: file.data, name: "") {
+                guard clips else { throw .unsupportedMediaType("\(label) is a clip: choose a photo (JPEG, PNG or WebP)") }
+                return Upload(name: name, data: file.data)
+            }
             guard ImageFormat.sniff(file.data)?.isDecodable == true else {
                 throw .unsupportedMediaType("\(label) is not a photo: only JPEG and PNG images are accepted")
             }
