@@ -136,23 +136,41 @@ final class PipeEnd {
     func read(count: Int) async -> [UInt8] {
         guard !closed, fd >= 0, count > 0 else { return [] }
         let fd = fd
-        return await Self.onThreadOfItsOwn { Self.readFully(fd, count: count) }
+        return await Self.onThreadOfItsOwn { Self.readFully(fd, count: count) } ?? []
     }
 
     /// Writes all of `bytes`; false when the reader has gone (EPIPE) or another error stops it.
     func write(_ bytes: [UInt8]) async -> Bool {
         guard !closed, fd >= 0 else { return false }
         let fd = fd
-        return await Self.onThreadOfItsOwn { Self.writeFully(fd, bytes) }
+        return await Self.onThreadOfItsOwn { Self.writeFully(fd, bytes) } ?? false
     }
 
-    /// Runs `work` (blocking system calls) on a new thread, not the pool's, and returns its result.
-    private static func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: work()) }
+    /// Where a call's thread leaves its result for the awaiting task.
+    private final class Handoff<T: Sendable>: Sendable {
+        let result = Mutex<T?>(nil)
+    }
+
+    /// Runs `work` (blocking system calls) on a new thread, not the pool's, and returns its result
+    /// (always there once the thread has resumed the task).
+    ///
+    /// The result goes through a Mutex rather than `resume(returning:)`: the same value, but
+    /// ThreadSanitizer sees the Mutex's release and acquire (their fast paths are inlined into this
+    /// module), while the runtime's handoff of a continuation resumed before its task has
+    /// suspended is invisible to it — it reported the frame's bytes, written by the thread and
+    /// read by the task after the resume, as a race (ClipServiceTests under TSan).
+    private static func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T? {
+        let handoff = Handoff<T>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                let value = work()
+                handoff.result.withLock { $0 = value }
+                continuation.resume()
+            }
             thread.name = "stickers-pipe"
             thread.start()
         }
+        return handoff.result.withLock { $0.take() }
     }
 
     private static func readFully(_ fd: Int32, count: Int) -> [UInt8] {
