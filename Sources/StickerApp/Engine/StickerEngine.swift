@@ -24,14 +24,14 @@ public enum StickerEngine {
 
     /// Bumped whenever the engine's output changes for the same photo and settings: cached
     /// results of another version are never served.
-    public static let version = 1
+    nonisolated public static let version = 1
 
     /// The engine version plus which model: the verified U²-Net-p (known by its digest), or another
     /// file by its path, size and modification time.
     /// Kernels forced through the environment (`STICKERS_PRECISION=bf16`, `STICKERS_KERNELS`) give
     /// other bits than the run-time default and are keyed apart, so their results are never served
     /// to a default run (nor the default's to them).
-    static func engineVersion(modelPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    nonisolated static func engineVersion(modelPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         var kernels = ""
         if environment["STICKERS_PRECISION"]?.lowercased() == "bf16" { kernels += ";precision=bf16" }
         if let forced = environment["STICKERS_KERNELS"]?.lowercased(), !forced.isEmpty { kernels += ";kernels=\(forced)" }
