@@ -28,6 +28,13 @@ import Testing
 
     nonisolated static let firstFrame = Image(width: 4, height: 3, fill: RGBA8(r: 200, g: 10, b: 10))
 
+    /// The sticker a look found, if it found one.
+    nonisolated static func sticker(of hit: AnimatedStickerCache.Hit?) -> (sticker: FittedAnimation, first: Image,
+                                                                          entry: AnimatedStickerCache.Entry)? {
+        guard case .sticker(let sticker, let first, let entry)? = hit else { return nil }
+        return (sticker, first, entry)
+    }
+
     /// The names of the entries in `folder` (hidden folders left out).
     nonisolated static func entries(_ folder: URL) -> Set<String> {
         Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") })
@@ -117,7 +124,7 @@ import Testing
         #expect(entry.sticker.lastPathComponent == "sticker.webp" && entry.firstFrame.lastPathComponent == "first.png")
         _ = try await ProcessedPhotoCache(processor: FakePhotoProcessor(), disk: ProcessedPhotoDiskCache(folder: folder)).lookup(Data("photo".utf8))
 
-        let hit = try #require(await Self.cache(folder).cached(Self.key("c1")))
+        let hit = try #require(Self.sticker(of: await Self.cache(folder).cached(Self.key("c1"))))
         #expect(hit.sticker == sticker)
         #expect(hit.first == Self.firstFrame)
         #expect(hit.entry == entry)
@@ -126,6 +133,20 @@ import Testing
         #expect(usage.entries == 2 && usage.animated == 1, "\(usage)")
         let hidden = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".partial") }
         #expect(hidden.isEmpty, "\(hidden)")
+    }
+
+    @Test("A clip with no clear subject is remembered: another process's look refuses it without work, and it is trimmed like any entry")
+    func clipWithoutSubjectIsRemembered() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        await Self.cache(folder).rememberNoClearSubject(Self.key("blank"))
+        guard case .noClearSubject? = await Self.cache(folder).cached(Self.key("blank")) else {
+            Issue.record("the verdict is not remembered")
+            return
+        }
+        #expect(await Self.cache(folder).cached(Self.key("blank", settings: "other settings")) == nil)
+        #expect(await ProcessedPhotoDiskCache(folder: folder).usage().animated == 1)
+        #expect(await Self.cache(folder, limit: 1).trim() == 1)
     }
 
     @Test("A damaged clip entry (its sticker gone, its manifest broken) is no entry: removed, never a crash")
@@ -183,7 +204,7 @@ import Testing
         }
         // A running server shows c1 (its card plays the entry's file).
         var serving: AnimatedStickerCache? = Self.cache(folder)
-        let shown = try #require(await serving?.cached(Self.key("c1")))
+        let shown = try #require(Self.sticker(of: await serving?.cached(Self.key("c1"))))
         #expect(await Self.cache(folder, limit: 1).trim() == 1, "a make's trim evicts all it may")
         #expect(FileManager.default.fileExists(atPath: shown.entry.sticker.path))
         #expect(try await ProcessedPhotoDiskCache(folder: folder).clear().entries == 0, "cache clear spares it too")
@@ -207,7 +228,9 @@ import Testing
                 }
                 group.addTask {
                     // A reader meanwhile finds nothing or a whole entry.
-                    if let hit = await Self.cache(folder).cached(key) { #expect(hit.sticker.bytes == 1000 && hit.first == Self.firstFrame) }
+                    if let hit = Self.sticker(of: await Self.cache(folder).cached(key)) {
+                        #expect(hit.sticker.bytes == 1000 && hit.first == Self.firstFrame)
+                    }
                     return AnimatedStickerCache.Entry(sticker: URL(fileURLWithPath: "/"), firstFrame: URL(fileURLWithPath: "/"))
                 }
             }

@@ -101,6 +101,13 @@ import TestSupport
                 "\(String(describing: Self.state(service, "blank")))")
         #expect(Self.state(service, "cut")?.problem?.reason.contains("not a readable clip") == true,
                 "\(String(describing: Self.state(service, "cut")))")
+
+        // The verdict on the blank clip is the clip's own: cached, so another run says it at once.
+        #expect(await ProcessedPhotoDiskCache.standard(cacheDirectory: folder.appending(path: "cache")).usage().animated == 1)
+        let again = Self.service(folder, store: nil)
+        try await again.add([.init(name: "blank", data: try Data(contentsOf: blank))])
+        await Self.processAll(again)
+        #expect(Self.state(again, "blank")?.problem?.reason.contains("no clear subject") == true)
     }
 
     @Test("The ZIP pack holds each clip's animated WebP, the one its card plays, named like the stills and beside them")

@@ -16,26 +16,45 @@ nonisolated extension ProcessedPhotoDiskCache {
         var figures: CacheEntryManifest.AnimationFigures
     }
 
-    /// The animated sticker stored for `key`, its access time refreshed; nil when there is none
-    /// (or it is damaged, or a file of it is gone: it is then removed).
-    @concurrent func lookupAnimated(_ key: Key) async -> AnimatedEntry? {
+    /// What a clip's entry remembers: its sticker, or that it has no clear subject.
+    enum AnimatedOutcome: Sendable, Hashable {
+        case sticker(AnimatedEntry)
+        case noClearSubject
+    }
+
+    /// What is stored for `key`, its access time refreshed; nil when there is nothing (or it is
+    /// damaged, or a file of it is gone: it is then removed).
+    @concurrent func lookupAnimated(_ key: Key) async -> AnimatedOutcome? {
         // Shared: no eviction (in any process) runs while the entry is found (see CacheReaders).
         CacheReaders.withLock(in: folder, exclusive: false) { findAnimated(key) }
     }
 
-    func findAnimated(_ key: Key) -> AnimatedEntry? {
+    func findAnimated(_ key: Key) -> AnimatedOutcome? {
         let entry = folder.appending(path: key.name, directoryHint: .isDirectory)
         let manifestURL = entry.appending(path: CacheEntryManifest.fileName)
         guard let data = try? Data(contentsOf: manifestURL) else { return nil }
         guard let manifest = CacheEntryManifest.decode(data), manifest.digest == key.digest,
-              manifest.identity == key.identity, let found = manifest.animatedFiles(in: entry),
+              manifest.identity == key.identity else {
+            try? FileManager.default.removeItem(at: entry)
+            return nil
+        }
+        if manifest.isClipWithoutSubject {
+            try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: manifestURL.path)
+            return .noClearSubject
+        }
+        guard let found = manifest.animatedFiles(in: entry),
               FileManager.default.fileExists(atPath: found.sticker.path),
               FileManager.default.fileExists(atPath: found.firstFrame.path) else {
             try? FileManager.default.removeItem(at: entry)
             return nil
         }
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: manifestURL.path)
-        return AnimatedEntry(sticker: found.sticker, firstFrame: found.firstFrame, figures: found.figures)
+        return .sticker(AnimatedEntry(sticker: found.sticker, firstFrame: found.firstFrame, figures: found.figures))
+    }
+
+    /// Remembers that the clip of `key` has no clear subject.
+    @concurrent func storeClipWithoutSubject(for key: Key) async throws(StorageError) {
+        _ = try write(key) { _ in CacheEntryManifest.clipWithoutSubject(digest: key.digest, identity: key.identity) }
     }
 
     /// Stores an animated sticker (`fileExtension`: webp, webm or png) and its first frame's PNG;

@@ -102,6 +102,16 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
         return (folder.appending(path: sticker), folder.appending(path: first), animation)
     }
 
+    /// A clip with no clear subject (the clip's own verdict, after a whole pass of the network over
+    /// its frames): remembered so a rerun refuses it without the work.
+    static func clipWithoutSubject(digest: String, identity: String) -> Self {
+        Self(digest: digest, identity: identity, outcome: .unusable, unusableKind: "noClearSubject",
+             reason: "no clear subject to cut out of the clip", created: Date())
+    }
+
+    /// Whether this entry remembers a clip with no clear subject.
+    var isClipWithoutSubject: Bool { outcome == .unusable && unusableKind == "noClearSubject" }
+
     static func animated(digest: String, identity: String, sticker: String, firstFrame: String,
                          figures: AnimationFigures) -> Self {
         Self(digest: digest, identity: identity, outcome: .animated, files: ["sticker": sticker, "first": firstFrame],

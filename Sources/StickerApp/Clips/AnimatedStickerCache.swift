@@ -34,18 +34,37 @@ nonisolated public struct AnimatedStickerCache: Sendable {
         public var firstFrame: URL
     }
 
-    /// A cached sticker and its first frame, or nil. The entry is registered as this process's
-    /// before it is looked up, so no other process evicts it while this one runs.
-    @concurrent func cached(_ key: ProcessedPhotoDiskCache.Key) async -> (sticker: FittedAnimation, first: Image, entry: Entry)? {
+    /// What the cache remembers of a clip.
+    enum Hit: Sendable {
+        case sticker(FittedAnimation, first: Image, entry: Entry)
+        /// The clip has no clear subject (found by an earlier run).
+        case noClearSubject
+    }
+
+    /// A cached sticker and its first frame, or the remembered verdict that the clip has no clear
+    /// subject; nil when there is neither. The entry is registered as this process's before it is
+    /// looked up, so no other process evicts it while this one runs.
+    @concurrent func cached(_ key: ProcessedPhotoDiskCache.Key) async -> Hit? {
         readers.register(key.name)
-        guard let found = await disk.lookupAnimated(key),
-              let data = try? Data(contentsOf: found.sticker),
-              let png = try? Data(contentsOf: found.firstFrame),
-              let first = try? ImageDecoder.decode(png) else { return nil }
-        let figures = found.figures
-        return (FittedAnimation(data: data, width: figures.width, height: figures.height, frames: figures.frames,
-                                framesPerSecond: figures.fps, quality: figures.quality, scale: figures.scale),
-                first, Entry(sticker: found.sticker, firstFrame: found.firstFrame))
+        switch await disk.lookupAnimated(key) {
+        case nil: return nil
+        case .noClearSubject?: return .noClearSubject
+        case .sticker(let found)?:
+            guard let data = try? Data(contentsOf: found.sticker),
+                  let png = try? Data(contentsOf: found.firstFrame),
+                  let first = try? ImageDecoder.decode(png) else { return nil }
+            let figures = found.figures
+            return .sticker(FittedAnimation(data: data, width: figures.width, height: figures.height, frames: figures.frames,
+                                            framesPerSecond: figures.fps, quality: figures.quality, scale: figures.scale),
+                            first: first, entry: Entry(sticker: found.sticker, firstFrame: found.firstFrame))
+        }
+    }
+
+    /// Remembers that the clip of `key` has no clear subject (a failed store only costs a later
+    /// run the work again).
+    @concurrent func rememberNoClearSubject(_ key: ProcessedPhotoDiskCache.Key) async {
+        readers.register(key.name)
+        try? await disk.storeClipWithoutSubject(for: key)
     }
 
     /// Stores a sticker whole (`fileExtension`: the rules' webp, webm or png); returns its entry.

@@ -58,10 +58,22 @@ nonisolated public struct ClipStickers: Sendable {
         maker.canvas = rules.canvas
         let digest = try ContentDigest(Data(contentsOf: clip, options: .mappedIfSafe)).hex
         let key = self.key(clipDigest: digest, rules: rules, maker: maker)
-        if let cache, let hit = await cache.cached(key) {
-            return Made(sticker: hit.sticker, firstFrame: hit.first, cached: true, entry: hit.entry)
+        switch await cache?.cached(key) {
+        case .sticker(let sticker, let first, let entry)?:
+            return Made(sticker: sticker, firstFrame: first, cached: true, entry: entry)
+        case .noClearSubject?:
+            throw ClipError.cutOut(.noClearSubject)
+        case nil:
+            break
         }
-        let made = try await maker.frames(clip: clip, piece: ClipPiece(start: 0, duration: rules.maximumSeconds))
+        let made: (frames: [Image], framesPerSecond: Double)
+        do {
+            made = try await maker.frames(clip: clip, piece: ClipPiece(start: 0, duration: rules.maximumSeconds))
+        } catch ClipError.cutOut(.noClearSubject) {
+            // The clip's own verdict, as a photo's is: a rerun refuses it without the work.
+            await cache?.rememberNoClearSubject(key)
+            throw ClipError.cutOut(.noClearSubject)
+        }
         let fitted = try await AnimatedStickerFitter.fit(made.frames, framesPerSecond: made.framesPerSecond,
                                                          rules: rules, scratch: scratch)
         try Task.checkCancellation()
