@@ -1,5 +1,6 @@
 import ArgumentParser
 import Testing
+@testable import StickerKit  // SplitMix64: the same random lines on every run
 @testable import stickers
 
 /// `PalettePlainArguments` reads the palette's plain command lines without ArgumentParser; these
@@ -57,7 +58,7 @@ struct PalettePlainArgumentsTests {
                       "--colors=6", "--colors=", "--format", "json", "text", "ase", "bmp", "--format=scss", "--format=",
                       "--mood", "dark", "bright", "sleepy", "--mood=deep", "--contrast", "--contrast=1", "-o", "--output",
                       "out.txt", "--output=o.css", "-", "--", "-h", "--help", "-n5", "-on", "--json", "palette"]
-        var generator = SeededGenerator(seed: 37)
+        var generator = SplitMix64(seed: 37)
         var plain = 0
         for _ in 0..<3_000 {
             let length = Int.random(in: 0...6, using: &generator)
@@ -68,18 +69,5 @@ struct PalettePlainArgumentsTests {
             #expect(parsed.map { Self.same(fast, $0) } == true, "\(line)")
         }
         #expect(plain > 100, "the random lines should include plain ones")
-    }
-}
-
-/// SplitMix64: the same lines on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
