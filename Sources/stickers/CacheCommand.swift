@@ -33,7 +33,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Info: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print where the cache is, its entries and size.")
+        static let configuration = CommandConfiguration(commandName: "info", abstract: "Print where the cache is, its entries and size.")
 
         @OptionGroup var options: Options
 
@@ -67,7 +67,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every processed photo and animated sticker from the cache.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every processed photo and animated sticker from the cache.")
 
         @OptionGroup var options: Options
 

@@ -18,6 +18,7 @@ struct LibraryCommand: AsyncParsableCommand {
 
     struct Packs: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "packs",
             abstract: "List the packs made, newest first: written by make or downloaded from the web app.")
 
         @Option(help: ArgumentHelp("The library's folder.", valueName: "DIR"))

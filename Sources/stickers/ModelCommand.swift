@@ -17,7 +17,7 @@ struct ModelCommand: AsyncParsableCommand {
     )
 
     struct Fetch: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Fetch and verify the model now (no-op when it is cached and intact).")
+        static let configuration = CommandConfiguration(commandName: "fetch", abstract: "Fetch and verify the model now (no-op when it is cached and intact).")
 
         @Flag(help: "Fetch again even when a verified copy is cached.")
         var force = false
@@ -35,7 +35,7 @@ struct ModelCommand: AsyncParsableCommand {
     }
 
     struct Path: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the model file's path (exit 69 when it is not there yet).")
+        static let configuration = CommandConfiguration(commandName: "path", abstract: "Print the model file's path (exit 69 when it is not there yet).")
 
         @MainActor func run() async throws {
             let store = ModelStore()

@@ -27,10 +27,10 @@ struct PaletteCommand: AsyncParsableCommand {
     var image: String
 
     @Option(name: [.customShort("n"), .customLong("colors")], help: "How many colours, 3…10.")
-    var count: Int = 5
+    var count: Int = PaletteCommand.defaultCount
 
     @Option(help: "Output format: \(PaletteFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: PaletteFormat = .text
+    var format: PaletteFormat = PaletteCommand.defaultFormat
 
     @Option(help: "Pick the photo's colours for a mood: \(PaletteMood.allCases.map(\.rawValue).joined(separator: ", ")).")
     var mood: PaletteMood?
@@ -40,6 +40,10 @@ struct PaletteCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, help: "Write to FILE (atomically) instead of standard output.")
     var output: String?
+
+    /// The defaults, named for `PalettePlainArguments` too.
+    static let defaultCount = 5
+    static let defaultFormat = PaletteFormat.text
 
     func validate() throws {
         guard ColorExtractor.supportedCounts.contains(count) else {
