@@ -162,7 +162,8 @@ let package = Package(
         ),
         .target(
             name: "StickerApp",
-            dependencies: ["StickerKit", "SpacePhotos", "StickerLibrary", "BoundedConcurrency", "ErrorReasons", "AtomicFiles",
+            // NeuralNet: the engine's cache key names the network's precision (InstructionSet.precisionKey).
+            dependencies: ["StickerKit", "NeuralNet", "SpacePhotos", "StickerLibrary", "BoundedConcurrency", "ErrorReasons", "AtomicFiles",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: mainActorByDefault
         ),
@@ -235,7 +236,7 @@ let package = Package(
         .testTarget(name: "SpacePhotosTests", dependencies: ["SpacePhotos", "APODTestServer", "TestSupport"], swiftSettings: concurrency),
         .testTarget(
             name: "StickerAppTests",
-            dependencies: ["StickerApp", "StickerLibrary", "AtomicFiles", "APODTestServer", "TestSupport"],
+            dependencies: ["StickerApp", "NeuralNet", "StickerLibrary", "AtomicFiles", "APODTestServer", "TestSupport"],
             swiftSettings: mainActorByDefault
         ),
         // The CLI's own code where a unit test says more than running it (the palette's plain
