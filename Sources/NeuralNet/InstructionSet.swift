@@ -13,13 +13,13 @@ public enum InstructionSet: Sendable, Hashable {
     /// x86-64-v4: AVX-512, every product in float (the reference path).
     case avx512
     /// x86-64-v4 plus AVX-512 BF16: AVX-512's kernels, with the Winograd products (the bulk of the
-    /// multiply-adds) in bfloat16 with float sums, twice the multiply-adds per instruction. Not the
-    /// default: F(4×4, 3×3)'s transforms amplify bfloat16's rounding to ~3 % of a layer's output
-    /// (0.2 % for a direct convolution), and the cut-outs then miss the quality gate (issue 37;
-    /// docs/benchmarks.md, "The network in BF16"). `STICKERS_PRECISION=bf16` makes it `.best`.
+    /// multiply-adds) in bfloat16 with float sums, twice the multiply-adds per instruction, in the
+    /// convolutions the network's `ReducedPrecision` chose when it was loaded (float in the others).
+    /// F(4×4, 3×3)'s transforms amplify bfloat16's rounding to ~3 % of a layer's output, so only the
+    /// layers whose error the cut-out tolerates take it (issue 37; docs/benchmarks.md).
     case avx512bf16
-    /// The widest float kernels the CPU has: AVX-512, AVX2, portable (or AVX-512 BF16 when
-    /// `STICKERS_PRECISION=bf16` is set and the CPU has it; no wider than `STICKERS_KERNELS`).
+    /// The widest kernels the CPU has: AVX-512 BF16, AVX-512, AVX2, portable (no wider than
+    /// `STICKERS_KERNELS`; AVX-512 in float when `STICKERS_PRECISION=fp32`).
     case best
 
     /// The set actually used on this machine: the one asked for, or the widest below it the CPU has.
@@ -33,7 +33,7 @@ public enum InstructionSet: Sendable, Hashable {
             switch Self.widestAllowed {
             case .portable?: .portable
             case .avx2?: InstructionSet.avx2.resolved
-            default: Self.bf16Requested ? InstructionSet.avx512bf16.resolved : InstructionSet.avx512.resolved
+            default: Self.reducedPrecision == .float ? InstructionSet.avx512.resolved : InstructionSet.avx512bf16.resolved
             }
         }
     }
@@ -46,18 +46,19 @@ public enum InstructionSet: Sendable, Hashable {
     static let cpuHasAVX512 = stickers_cpu_has_x86_64_v4() != 0
     static let cpuHasAVX512BF16 = stickers_cpu_has_avx512_bf16() != 0
 
-    /// `STICKERS_PRECISION=bf16`: `.best` takes the BF16 products where the CPU has them (read once;
-    /// anything else, `fp32` included, keeps every product in float).
-    static let bf16Requested = ProcessInfo.processInfo.environment["STICKERS_PRECISION"]?.lowercased() == "bf16"
-
     /// `STICKERS_KERNELS=portable|avx2`: the widest kernels `.best` may take (read once; unset or
     /// anything else: the widest the CPU has). For comparing the paths on one machine, and for
     /// counting instructions under valgrind (`scripts/perf_guard.sh`): valgrind has no AVX-512 and
     /// runs AVX2's fused multiply-adds lane by lane, so a cut-out with the portable kernels (the
     /// AVX2 kernels' own Swift source, compiled for the baseline) is ~11× faster there.
-    static let widestAllowed: InstructionSet? = switch ProcessInfo.processInfo.environment["STICKERS_KERNELS"]?.lowercased() {
-    case "portable": .portable
-    case "avx2": .avx2
-    default: nil
+    static let widestAllowed = widest(ProcessInfo.processInfo.environment["STICKERS_KERNELS"])
+
+    /// The widest kernels `STICKERS_KERNELS`'s value allows (nil: no limit).
+    static func widest(_ value: String?) -> InstructionSet? {
+        switch value?.lowercased() {
+        case "portable": .portable
+        case "avx2": .avx2
+        default: nil
+        }
     }
 }

@@ -28,6 +28,9 @@ public struct NeuralNetwork: Sendable {
     /// constants (as exporters write them). Then a session may reuse the shapes one run saw in the
     /// next run at the same input shapes, and skip computing a tensor that is read only for its shape.
     let shapesFollowInputShapes: Bool
+    /// The convolutions (ordinals among the model file's Conv nodes) whose Winograd products are in
+    /// bfloat16 when a session's kernels are `.avx512bf16`; float in every other.
+    public let bf16Layers: [Int]
 
     struct Step: Sendable {
         let operation: Operation
@@ -49,14 +52,16 @@ public struct NeuralNetwork: Sendable {
     }
 
     /// Decodes an ONNX model (the bytes of a .onnx file).
-    public init(onnx data: Data) throws(ModelError) {
+    /// - Parameter precision: which convolutions take BF16 products where the CPU has them
+    ///   (default: `STICKERS_PRECISION`, see `ReducedPrecision`).
+    public init(onnx data: Data, precision: ReducedPrecision = InstructionSet.reducedPrecision) throws(ModelError) {
         // Parsed in place (a mapped file is not copied first); the model keeps copies of its values.
         let model = data.withUnsafeBytes { raw in Result { () throws(ModelError) in try ONNXModel(bytes: raw) } }
-        try self.init(model: model.get())
+        try self.init(model: model.get(), precision: precision)
     }
 
     /// Reads and decodes an ONNX model file.
-    public init(contentsOf url: URL) throws(ModelError) {
+    public init(contentsOf url: URL, precision: ReducedPrecision = InstructionSet.reducedPrecision) throws(ModelError) {
         let data: Data
         // Mapped rather than read, and parsed in place: the weights are copied once, into the
         // tensors (9 MB of fresh pages less per process than reading, then copying to an array).
@@ -64,10 +69,10 @@ public struct NeuralNetwork: Sendable {
         do { data = try Data(contentsOf: url, options: .alwaysMapped) } catch {
             throw .unreadable("\(url.path): \(error.localizedDescription)")
         }
-        try self.init(onnx: data)
+        try self.init(onnx: data, precision: precision)
     }
 
-    init(model: ONNXModel) throws(ModelError) {
+    init(model: ONNXModel, precision: ReducedPrecision = InstructionSet.reducedPrecision) throws(ModelError) {
         let graph = model.graph
         var slotOf: [String: Int] = [:]
         func slot(_ name: String) -> Int {
@@ -124,6 +129,8 @@ public struct NeuralNetwork: Sendable {
             }
         }
 
+        let bf16Layers = Self.choosePrecision(precision, graph: graph, &decoded)
+
         // Fusions: the nodes that run inside a convolution rather than as steps of their own.
         let fusion = FusionPlan(&decoded, graphOutputs: Set(graph.outputs.map(\.name)))
         let fusedAway = fusion.fusedAway, renamed = fusion.renamed
@@ -168,6 +175,7 @@ public struct NeuralNetwork: Sendable {
                  releases: releases[i], label: steps[i].label, parts: stepParts[i] ?? [], residual: stepResiduals[i])
         }
         self.inputNames = inputs
+        self.bf16Layers = bf16Layers
         self.inputSlots = inputs.map { slot($0) }
         self.outputNames = graph.outputs.map(\.name)
         self.outputSlots = outputSlots

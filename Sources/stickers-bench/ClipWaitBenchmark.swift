@@ -7,7 +7,7 @@ import StickerKit
 /// the time until it runs is recorded. Compared in one run against a baseline reader that waits
 /// on the pipe the way ClipFrameReader used to (a blocking read(2) on the task's pool thread):
 /// with the pool's threads asleep in read(2) while ffmpeg decodes, other work (a web request)
-/// waits; with `PipeEnd`'s readiness handlers it does not.
+/// waits; with `PipeEnd` (each read on a thread of its own, the task awaiting it) it does not.
 let clipWaitSuite = BenchmarkSuite(name: "clipwait", summary: "pool latency while clips decode: awaited pipe vs blocking read(2)") {
     guard let ffmpeg = ClipWaitBench.tool("ffmpeg") else { print("  skipped: no ffmpeg on PATH"); return }
     let folder = FileManager.default.temporaryDirectory.appending(path: "stickers-bench-clipwait-\(getpid())")
@@ -36,7 +36,7 @@ let clipWaitSuite = BenchmarkSuite(name: "clipwait", summary: "pool latency whil
             let sorted = latencies.sorted()
             func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
             print(String(format: "  %@ %-28@ ping p50 %6.2f ms  p95 %6.2f ms  max %7.2f ms  (%d pings; %d frames in %.2f s)",
-                         "round \(round + 1):", blocking ? "blocking read(2) (before)" : "awaited pipe (PipeEnd)",
+                         "round \(round + 1):", blocking ? "blocking read(2) (pool)" : "PipeEnd (own thread)",
                          percentile(0.5), percentile(0.95), sorted.last ?? 0, sorted.count, frames, seconds))
         }
     }

@@ -26,7 +26,7 @@ let inferenceSuite = BenchmarkSuite(name: "inference", summary: "U²-Net-p 320×
             _ = try await session.run(input)
         }
         // What a CPU without AVX-512 gets (the same binary takes the AVX2 kernel).
-        if best == .avx512 {
+        if best == .avx512 || best == .avx512bf16 {
             let avx2 = InferenceSession(network: network, threads: threads, instructionSet: .avx2)
             avx2Only[threads] = try await measure("NeuralNet avx2, \(threads) thread\(plural)", iterations: 10) {
                 _ = try await avx2.run(input)

@@ -7,16 +7,31 @@ import StickerApp
 import StickerKit
 
 /// `make` with clips beside photos: each clip becomes an animated sticker fitted to the target's
-/// rules (Telegram WebM, WhatsApp animated WebP, Signal APNG; a plain ZIP gets animated WebP), in
-/// packs of their own (`OUT-animated.…`). Each sticker is cached by the clip's bytes and every
-/// option that shapes it, so a second run does no work.
+/// rules — Telegram WebM, WhatsApp animated WebP, Signal APNG, in packs of their own
+/// (`OUT-animated.…`); the plain ZIP (no `--for`) holds each clip's animated WebP beside the
+/// photos' stickers, as `NAME.sticker.webp` (the one the web app's card plays). Each sticker is
+/// cached by the clip's bytes and every option that shapes it, so a second run does no work.
 extension MakeCommand {
     struct ClipOutcome {
         var report: AnimatedPack.Report?
         var invalid: [MakeReport.Invalid] = []
+        /// The plain ZIP's clips, made but not yet packed: they go in the pack after the photos.
+        var zipInputs: [AnimatedPack.Input] = []
+
+        var zipItems: [StickerPack.Item] { zipInputs.map { .animated(name: $0.name, webp: .data($0.sticker.data)) } }
+
+        /// `report` once the ZIP at `output` holds `zipInputs` after the stickers named
+        /// `photoNames` (the entry names are made distinct over them all, in that order).
+        mutating func reportZip(after photoNames: [String], output: URL, title: String) {
+            guard !zipInputs.isEmpty else { return }
+            let names = StickerPack.uniqueFileNames(photoNames + zipInputs.map(\.name)).suffix(zipInputs.count)
+            report = AnimatedPack.zipReport(zipInputs, files: names.map { "\($0).sticker.webp" }, output: output, title: title)
+        }
     }
 
-    @MainActor func makeClipPacks(_ clips: [URL]) async throws -> ClipOutcome {
+    /// Makes the clips' stickers; writes their packs (a messenger's), or — a plain ZIP — keeps them
+    /// for the photos' pack, or writes that pack with them alone (`alone`: no photos were given).
+    @MainActor func makeClipPacks(_ clips: [URL], alone: Bool) async throws -> ClipOutcome {
         var outcome = ClipOutcome()
         let predictor: U2NetSaliency
         switch await StickerCommand.loadModel(explicitPath: nil) {
@@ -59,8 +74,13 @@ extension MakeCommand {
         progress.finish()
         guard !inputs.isEmpty else { return outcome }
         let url = URL(fileURLWithPath: output)
+        guard let messenger = platform else {
+            outcome.zipInputs = inputs
+            if alone { try await writeClipZip(&outcome, to: url, cache: stickers.cache) }
+            return outcome
+        }
         do {
-            outcome.report = try AnimatedPack.write(inputs, platform: platform,
+            outcome.report = try AnimatedPack.write(inputs, platform: messenger,
                                                     title: (title ?? url.deletingPathExtension().lastPathComponent) + " (animated)",
                                                     author: author, emoji: emoji, output: url)
         } catch .tooFewStickers(let count, let minimum, _) {
@@ -69,9 +89,27 @@ extension MakeCommand {
             throw fail(error.reason, error.exitStatus)
         }
         for pack in outcome.report?.packs ?? [] {
-            await recordPack(URL(fileURLWithPath: pack.file), format: (platform?.rawValue ?? "zip") + "-animated",
+            await recordPack(URL(fileURLWithPath: pack.file), format: messenger.rawValue + "-animated",
                              stickers: pack.stickers.map(\.name), identity: "clips")
         }
         return outcome
+    }
+
+    /// The plain ZIP of clips alone (no photos): their animated WebPs, the clips that could not be
+    /// used listed in its manifest; the cache trimmed after, as a photos' `make` does.
+    @MainActor private func writeClipZip(_ outcome: inout ClipOutcome, to url: URL, cache: AnimatedStickerCache?) async throws {
+        let invalid = outcome.invalid.map {
+            StickerPack.InvalidPhoto(name: URL(fileURLWithPath: $0.file).deletingPathExtension().lastPathComponent, reason: $0.reason)
+        }
+        do {
+            try await MakeCaptions.writePack(items: outcome.zipItems, invalid: invalid, to: url)
+        } catch is CancellationError {
+            throw fail("interrupted: no pack written", ExitStatus.interrupted)
+        } catch {
+            throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
+        }
+        await cache?.trim()
+        outcome.reportZip(after: [], output: url, title: title ?? url.deletingPathExtension().lastPathComponent)
+        await recordPack(url, format: PackTarget.zip.rawValue, stickers: outcome.zipInputs.map(\.name), identity: "clips")
     }
 }

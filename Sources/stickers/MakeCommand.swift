@@ -15,8 +15,9 @@ struct MakeCommand: AsyncParsableCommand {
         abstract: "Make a sticker pack (ZIP) from photos and folders of photos.",
         discussion: """
             For each photo the pack holds NAME.sticker.png (the subject cut out, with a white outline), \
-            NAME.gradient.png (the sticker on a gradient of its colours), and palettes.json and \
-            manifest.json for all. Photos that cannot be used are listed and skipped.
+            NAME.gradient.png (the sticker on a gradient of its colours), for each clip (a video or \
+            GIF) NAME.sticker.webp (its animated sticker), and palettes.json and manifest.json for \
+            all. Photos that cannot be used are listed and skipped.
 
             --for whatsapp|telegram|signal makes a pack that app accepts instead: WebP stickers fitted \
             under its size limit (WhatsApp: .wastickers files of 3 to 30 stickers; more photos make \
@@ -82,12 +83,13 @@ struct MakeCommand: AsyncParsableCommand {
         guard !collected.files.isEmpty || !collected.missing.isEmpty || !collected.clips.isEmpty else {
             throw fail("no photos (.jpg, .jpeg, .png, .webp) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
         }
-        // Clips beside the photos: animated stickers, in packs of their own (MakeClips.swift).
+        // Clips beside the photos: animated stickers, in packs of their own or, a plain ZIP, in
+        // the photos' pack (MakeClips.swift).
         let clips = collected.clips + collected.files.filter { ClipDetection.isClip(path: $0.path) }
         collected.files.removeAll { ClipDetection.isClip(path: $0.path) }
         var animated = ClipOutcome()
         if !clips.isEmpty {
-            animated = try await makeClipPacks(clips)
+            animated = try await makeClipPacks(clips, alone: collected.files.isEmpty)
             if collected.files.isEmpty {
                 for invalid in animated.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
                 guard let report = animated.report else {
@@ -169,7 +171,7 @@ struct MakeCommand: AsyncParsableCommand {
         report.invalid += animated.invalid
         for invalid in report.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
 
-        guard !model.processedPhotos.isEmpty else {
+        guard !model.processedPhotos.isEmpty || !animated.zipInputs.isEmpty else {
             report.invalid += animated.invalid
             report.animated = animated.report
             if json { try report.print() }
@@ -202,11 +204,11 @@ struct MakeCommand: AsyncParsableCommand {
         }
         do {
             if captioned.isEmpty {
-                try await model.exportPack(to: url)
+                try await model.exportPack(to: url, adding: animated.zipItems)
             } else {
                 let items = photos.compactMap { photo in
                     (captioned[photo.id] ?? model.processedPhotos[photo.id]).map { StickerPack.Item(name: photo.name, files: $0) }
-                }
+                } + animated.zipItems
                 let invalid = photos.compactMap { photo in
                     model.invalidPhotos[photo.id].map { StickerPack.InvalidPhoto(name: photo.name, reason: $0.reason) }
                 }
@@ -218,7 +220,10 @@ struct MakeCommand: AsyncParsableCommand {
             throw fail("cannot write \(output): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
         await cache.trim()
-        await recordPack(url, format: PackTarget.zip.rawValue, stickers: model.processedNames, identity: cache.identity)
+        animated.reportZip(after: model.processedNames, output: url, title: title ?? url.deletingPathExtension().lastPathComponent)
+        report.animated = animated.report
+        await recordPack(url, format: PackTarget.zip.rawValue, stickers: model.processedNames + animated.zipInputs.map(\.name),
+                         identity: cache.identity)
 
         for photo in photos {
             let state = model.state(of: photo.id)
@@ -231,7 +236,8 @@ struct MakeCommand: AsyncParsableCommand {
         } else {
             let skipped = report.invalid.isEmpty ? "" : ", \(report.invalid.count) photo(s) skipped"
             let cached = report.fromCache == 0 ? "" : " (\(report.fromCache) from the cache)"
-            print("Wrote \(output): \(report.stickers.count) sticker(s)\(cached)\(skipped).")
+            let clips = animated.zipInputs.isEmpty ? "" : " and \(animated.zipInputs.count) animated"
+            print("Wrote \(output): \(report.stickers.count) sticker(s)\(clips)\(cached)\(skipped).")
         }
     }
 }

@@ -60,6 +60,13 @@ def test_a_clip_plays_as_an_animated_sticker_and_its_telegram_pack_downloads(dri
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".carousel-item[data-centred] img").get_attribute("src").endswith("sticker.webp"),
          "the carousel does not show the animation")
 
+    # "Download pack" is on for a clip alone: the plain pack holds its animated WebP, the card's.
+    pack = driver.find_element(By.ID, "download")
+    wait(driver, lambda d: "disabled" not in pack.get_attribute("class"), "the pack is not offered for a clip")
+    status, kind, zipped = fetch(driver, pack.get_attribute("href"))
+    assert status == 200 and kind == "application/zip", (status, kind, zipped[:200])
+    assert zipfile.ZipFile(io.BytesIO(zipped)).read("disc.sticker.webp") == fetch(driver, sticker.get_attribute("src"))[2]
+
     # The download menu's Telegram (animated) item is offered and gives a ZIP of VP9 WebMs with alpha.
     driver.find_element(By.CSS_SELECTOR, "#download-for summary").click()
     link = driver.find_element(By.ID, "download-telegram-animated")

@@ -156,6 +156,7 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
             var conv = try Convolution(weights: pseudoRandom([k, c, 3, 3], seed: 9), bias: pseudoRandom([k], seed: 2).scalars,
                                        pads: [1, 1, 1, 1])
             conv.fusedRelu = relu
+            conv.bf16Products = true
             #expect(conv.winograd != nil || conv.narrow)
             let residual = RowBands(pseudoRandom([1, k, h, w], seed: 6))
             var float = WinogradScratch(instructionSet: .avx512), bf16 = WinogradScratch(instructionSet: .avx512bf16)
@@ -236,7 +237,7 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
         #expect(InstructionSet.avx512.resolved == (InstructionSet.cpuHasAVX512 ? .avx512 : .avx2.resolved))
         #expect(InstructionSet.avx512bf16.resolved == (InstructionSet.cpuHasAVX512BF16 ? .avx512bf16 : .avx512.resolved))
         #expect(InstructionSet.best.resolved
-                == (InstructionSet.bf16Requested ? InstructionSet.avx512bf16.resolved : InstructionSet.avx512.resolved))
+                == (InstructionSet.reducedPrecision == .float ? InstructionSet.avx512.resolved : InstructionSet.avx512bf16.resolved))
         #expect(InstructionSet.best.resolved != .avx512 || InstructionSet.cpuHasAVX2)
         #expect(!InstructionSet.cpuHasAVX512BF16 || InstructionSet.cpuHasAVX512)
         #if !arch(x86_64)

@@ -101,6 +101,37 @@ import TestSupport
                 "\(String(describing: Self.state(service, "blank")))")
         #expect(Self.state(service, "cut")?.problem?.reason.contains("not a readable clip") == true,
                 "\(String(describing: Self.state(service, "cut")))")
+
+        // The verdict on the blank clip is the clip's own: cached, so another run says it at once.
+        #expect(await ProcessedPhotoDiskCache.standard(cacheDirectory: folder.appending(path: "cache")).usage().animated == 1)
+        let again = Self.service(folder, store: nil)
+        try await again.add([.init(name: "blank", data: try Data(contentsOf: blank))])
+        await Self.processAll(again)
+        #expect(Self.state(again, "blank")?.problem?.reason.contains("no clear subject") == true)
+    }
+
+    @Test("The ZIP pack holds each clip's animated WebP, the one its card plays, named like the stills and beside them")
+    func zipPackHoldsTheClips() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let clip = try ClipTools.movingDisc(in: folder)
+        let service = Self.service(folder, store: nil)
+        try await service.add([.init(name: "photo", data: Data("photo".utf8)), .init(name: "disc", data: try Data(contentsOf: clip))])
+        await Self.processAll(service)
+        let id = try #require(service.overview.photos.first { $0.photo.name == "disc" }?.photo.id)
+        let shown = try await service.animatedSticker(id)
+
+        let pack = try await service.zipPack()
+        let saved = folder.appending(path: pack.fileName)
+        try pack.data.write(to: saved)
+        let listing = try ClipTools.run(["unzip", "-Z1", saved.path])
+        #expect(Set(listing.output.split(separator: "\n").map(String.init))
+                == ["photo.sticker.png", "photo.gradient.png", "disc.sticker.webp", "palettes.json", "manifest.json"], "\(listing.output)")
+        let extracted = folder.appending(path: "extracted.webp")
+        #expect(try ClipTools.run(["unzip", "-o", "-j", saved.path, "disc.sticker.webp", "-d", folder.path]).status == 0)
+        try FileManager.default.moveItem(at: folder.appending(path: "disc.sticker.webp"), to: extracted)
+        #expect(try Data(contentsOf: extracted) == shown, "the pack's clip is the card's animated WebP")
     }
 
     @Test("The Telegram animated pack is a ZIP of WebM video stickers; still packs leave the clips out")

@@ -1,12 +1,23 @@
+import NeuralNet
 import Testing
 @testable import StickerApp
 
 @Test("Kernels forced through the environment key the cache apart from the default; the default key is as before")
 func forcedKernelsAreKeyedApart() {
+    let base = "engine-\(StickerEngine.version);model=u2netp-309c8469"
     let plain = StickerEngine.engineVersion(modelPath: nil, environment: [:])
-    #expect(plain == "engine-\(StickerEngine.version);model=u2netp-309c8469")
+    let fp32 = StickerEngine.engineVersion(modelPath: nil, environment: ["STICKERS_PRECISION": "fp32"])
     let bf16 = StickerEngine.engineVersion(modelPath: nil, environment: ["STICKERS_PRECISION": "BF16"])
     let portable = StickerEngine.engineVersion(modelPath: nil, environment: ["STICKERS_KERNELS": "portable"])
-    #expect(Set([plain, bf16, portable]).count == 3)
-    #expect(StickerEngine.engineVersion(modelPath: nil, environment: ["STICKERS_PRECISION": "fp32"]) == plain)
+    // Float results keep the key they always had.
+    #expect(fp32 == base)
+    #expect(portable == base + ";kernels=portable")
+    if InstructionSet.avx512bf16.resolved == .avx512bf16 {
+        // The default (BF16 in the tolerant layers) and BF16 everywhere: apart from float and each other.
+        #expect(plain == base + ";precision=" + ReducedPrecision.tolerantLayers.key!)
+        #expect(Set([plain, fp32, bf16, portable]).count == 4)
+    } else {
+        // No BF16 here: every choice of precision computes in float, under the key it always had.
+        #expect(plain == base && bf16 == base)
+    }
 }

@@ -1,6 +1,10 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TestSupport
+import ZIPFoundation
 
 /// Issue 34, item 6: an animated sticker is cached like a still (a second `make` over the same
 /// clip does no work, its `--json` says each sticker came from the cache), and `make` killed with
@@ -10,12 +14,39 @@ import TestSupport
 struct ClipCacheTests {
     typealias Place = ManyProcessesTests.Place
 
-    /// Every temporary a clip's work may leave: the shared ones, the WebM fit trials and the
-    /// files of in-memory clips (both named by their process).
+    /// Every temporary a clip's work may leave: the shared ones (the cache's half-written entries
+    /// among them), the WebM fit trials and the files of in-memory clips (both named by their process).
     static func leftovers(_ place: Place) -> [String] {
-        place.leftovers + [place.temporary, place.cache.appending(path: "clips")].flatMap { folder in
-            contents(of: folder).filter { $0.hasPrefix("stickers-fit-") || $0.hasPrefix("stickers-clip-") || $0.hasSuffix(".partial") }
-        }
+        place.leftovers + contents(of: place.temporary).filter { $0.hasPrefix("stickers-fit-") || $0.hasPrefix("stickers-clip-") }
+    }
+
+    /// The entries of the ZIP `file`.
+    static func zipEntries(_ file: URL) throws -> [String] {
+        try Archive(url: file, accessMode: .read).map(\.path)
+    }
+
+    /// The bytes of `entry` in the ZIP `file`.
+    static func zipEntry(_ file: URL, _ entry: String) throws -> Data {
+        let archive = try Archive(url: file, accessMode: .read)
+        var data = Data()
+        _ = try archive.extract(try #require(archive[entry], "\(entry) in \(file.lastPathComponent)")) { data.append($0) }
+        return data
+    }
+
+    /// Whether `data` is an animated WebP (RIFF, WEBP, a VP8X header and an ANIM chunk).
+    static func isAnimatedWebP(_ data: Data) -> Bool {
+        data.count > 40 && data.prefix(4) == Data("RIFF".utf8) && data[8..<16] == Data("WEBPVP8X".utf8)
+            && data.range(of: Data("ANIM".utf8)) != nil
+    }
+
+    /// Uploads the clip `file` to the running server; its status.
+    static func upload(_ file: URL, to api: ServerAPI) async throws -> Int {
+        var request = URLRequest(url: URL(string: "/api/stickers/photos?name=\(file.lastPathComponent)", relativeTo: api.base)!)
+        request.httpMethod = "POST"
+        request.setValue("video/mp4", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try Data(contentsOf: file)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 
     /// The animated pack's stickers in `make --json`.
@@ -97,6 +128,87 @@ struct ClipCacheTests {
         #expect(clean.status == 0, "\(clean)")
         #expect(try Self.animatedStickers(clean).count == 1)
         #expect(try Self.isValidTelegramPack(place.out.appending(path: "pack-animated.zip"), sticker: "ladybird", in: place.root))
+        #expect(Self.leftovers(place).isEmpty, "left behind: \(Self.leftovers(place))")
+    }
+
+    @Test("make over clips without --for: the pack.zip holds each clip's animated WebP, named like the stills; a second run is cached")
+    func plainZipHoldsTheClips() async throws {
+        let model = try await Stickers.model()
+        let place = try Place()
+        defer { place.remove() }
+        let clip = try ClipCLITests.ladybirdClip(in: place.root)
+        let pack = place.out.appending(path: "pack.zip")
+        let arguments = ["make", clip.path, Stickers.sample("ladybird.jpg"), "-o", pack.path, "--json"]
+        let first = try await Stickers.run(arguments, environment: place.environment(model: model))
+        #expect(first.status == 0, "\(first)")
+        #expect(try Self.animatedStickers(first).map { $0["file"] as? String } == ["ladybird-2.sticker.webp"], "\(first)")
+        #expect(Set(try Self.zipEntries(pack)) == ["ladybird.sticker.png", "ladybird.gradient.png", "ladybird-2.sticker.webp",
+                                                   "palettes.json", "manifest.json"])
+        let webp = try Self.zipEntry(pack, "ladybird-2.sticker.webp")
+        #expect(Self.isAnimatedWebP(webp))
+        if let webpmux = ClipCLITests.tool("webpmux") {
+            let saved = place.root.appending(path: "clip.webp")
+            try webp.write(to: saved)
+            let info = String(decoding: try ClipCLITests.output(of: [webpmux, "-info", saved.path], in: place.root), as: UTF8.self)
+            #expect(info.contains("Features present: animation") && info.contains("Loop Count : 0"), "\(info)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: place.out.appending(path: "pack-animated.zip").path), "no pack of its own")
+
+        let second = try await Stickers.run(arguments, environment: place.environment(model: model))
+        #expect(second.status == 0, "\(second)")
+        #expect(try Self.animatedStickers(second).map { $0["cached"] as? Bool } == [true], "the second run does no work")
+        let info = try await Stickers.run(["cache", "info", "--json"], environment: place.environment(model: model))
+        #expect(info.json?["animated"] as? Int == 1 && info.json?["entries"] as? Int == 2, "\(info)")
+        #expect(Self.leftovers(place).isEmpty, "left behind: \(Self.leftovers(place))")
+    }
+
+    @Test("Two makes and a serve storing and trimming clips and photos in one cache at once (a one-byte limit): all succeed, whole entries only")
+    func makesAndServeShareTheClipCache() async throws {
+        let model = try await Stickers.model()
+        let place = try Place()
+        defer { place.remove() }
+        let clip = try ClipCLITests.ladybirdClip(in: place.root)
+        let shortFolder = place.root.appending(path: "short")
+        try FileManager.default.createDirectory(at: shortFolder, withIntermediateDirectories: true)
+        let short = shortFolder.appending(path: "short.mp4")
+        try FileManager.default.moveItem(at: try ClipCLITests.ladybirdClip(in: shortFolder, seconds: 1), to: short)
+
+        // A one-byte limit: every make's trim evicts all it may, so an entry another process
+        // still reads is only kept if eviction really spares it.
+        let environment = place.environment(model: model, cacheLimit: "1")
+        let serveArguments = ["serve", "--port", "0", "--data-dir", place.data.path, "--cache-dir", place.cache.path]
+        let serve = try await Stickers.run(serveArguments, environment: environment) { process, stderr in
+            let api = try await ServeProcess.port(of: stderr)
+            #expect(try await Self.upload(clip, to: api) == 201)
+            #expect(try await api.post("/api/stickers/process") == 202)
+            async let makeFirst = Stickers.run(["make", clip.path, Stickers.sample("marigold.jpg"), "-o", place.out.appending(path: "first.zip").path,
+                                                "--json"], environment: environment)
+            async let makeSecond = Stickers.run(["make", short.path, clip.path, "-o", place.out.appending(path: "second.zip").path, "--json"],
+                                                environment: environment)
+            let (one, two) = try await (makeFirst, makeSecond)
+            #expect(one.status == 0, "first make: \(one)")
+            #expect(two.status == 0, "second make: \(two)")
+            _ = try await api.waitForProcessed(atLeast: 1)
+            let snapshot = try await api.snapshot()
+            for photo in snapshot.photos {
+                let (status, webp) = try await api.get("/api/stickers/photos/\(photo.id)/sticker.webp")
+                #expect(status == 200 && Self.isAnimatedWebP(webp), "\(photo.name)'s animated sticker: \(status)")
+            }
+            let (status, zip) = try await api.get("/api/stickers/pack.zip")
+            #expect(status == 200, "the served pack: \(status)")
+            let served = place.root.appending(path: "served.zip")
+            try zip.write(to: served)
+            #expect(try Self.zipEntries(served).contains("ladybird.sticker.webp"))
+            _ = try await ServeProcess.stop(process, with: SIGTERM)
+        }
+        #expect(serve.status == 0, "\(serve)")
+        let first = place.out.appending(path: "first.zip"), second = place.out.appending(path: "second.zip")
+        #expect(Set(try Self.zipEntries(first)) == ["marigold.sticker.png", "marigold.gradient.png", "ladybird.sticker.webp",
+                                                    "palettes.json", "manifest.json"])
+        #expect(Set(try Self.zipEntries(second)) == ["short.sticker.webp", "ladybird.sticker.webp", "manifest.json", "palettes.json"])
+        for (pack, entry) in [(first, "ladybird.sticker.webp"), (second, "short.sticker.webp"), (second, "ladybird.sticker.webp")] {
+            #expect(Self.isAnimatedWebP(try Self.zipEntry(pack, entry)), "\(pack.lastPathComponent): \(entry)")
+        }
         #expect(Self.leftovers(place).isEmpty, "left behind: \(Self.leftovers(place))")
     }
 }

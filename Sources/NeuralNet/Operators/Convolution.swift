@@ -13,6 +13,9 @@ struct Convolution: Sendable {
     /// One per output channel (zeros when the node has none).
     let bias: [Float]
     var fusedRelu = false
+    /// Whether the Winograd products take bfloat16 inputs when the kernels are `.avx512bf16` (set
+    /// when the network is loaded, by its `ReducedPrecision`; float otherwise).
+    var bf16Products = false
     /// The transformed filters' layout when the Winograd kernel applies (3×3, stride 1, dilation 1,
     /// more than `narrowLimit` output channels).
     let winograd: WinogradFilter?

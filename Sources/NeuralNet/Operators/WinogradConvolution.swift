@@ -15,7 +15,8 @@ import NeuralNetBF16
 // the output transform finds one channel's 36 products together. S is a block of tile "slots":
 // 8 per (tile row, group of 8 tiles along x).
 //
-// With AVX-512 BF16 (`InstructionSet.avx512bf16`) the products take U and V rounded to bfloat16,
+// With AVX-512 BF16 (`InstructionSet.avx512bf16`), in the convolutions the network's
+// `ReducedPrecision` chose (`bf16Products`), the products take U and V rounded to bfloat16,
 // pairs of input channels side by side ([ξ][K/4][C/2][4][2] and, one ξ at a time, [C/2][S][2]),
 // and sum in float: `vdpbf16ps` does two multiply-adds per lane where an FMA does one. The
 // transforms, bias, ReLU and residual stay in float.
@@ -124,7 +125,7 @@ extension Convolution {
         // slots for AVX2, 48 for AVX-512, i.e. 3 or 6 groups of 8).
         let kernels = scratch.kernels
         #if arch(x86_64)
-        let wide = kernels.hasAVX512, bf16 = kernels == .avx512bf16
+        let wide = kernels.hasAVX512, bf16 = kernels == .avx512bf16 && bf16Products
         let kernelGroups = wide ? 6 : 3
         #else
         let kernelGroups = 3

@@ -16,6 +16,12 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
         /// The photo cannot become a sticker (unreadable, no clear subject): remembered so a rerun
         /// does not try again.
         case unusable
+        /// A clip's animated sticker: `files` names it (`sticker`) and its first frame on its
+        /// canvas (`first`, a PNG), `animation` gives its figures. Added within format 1: only a
+        /// clip's key (`-clip-` in its name) leads to such an entry, and a reader that predates
+        /// them never builds one, so it never reads one either (its trim and clear handle any
+        /// entry folder alike).
+        case animated
     }
 
     var format = Self.formatVersion
@@ -32,7 +38,18 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
     /// File names inside the entry's folder, by kind (`sticker`, `gradient`, `mask`, `cutout`,
     /// `subjects`: the photo's subjects, their union cut-out beside them; absent in older entries).
     var files: [String: String]?
+    /// For `animated`: the sticker's figures (what a pack's report says without decoding it).
+    var animation: AnimationFigures?
     var created: Date
+
+    struct AnimationFigures: Codable, Sendable, Hashable {
+        var width: Int
+        var height: Int
+        var frames: Int
+        var fps: Double
+        var quality: Int
+        var scale: Double
+    }
 
     /// The outcome this entry records, its file names resolved inside `folder`.
     func result(in folder: URL) -> Result<StickerFiles, PhotoProcessingError>? {
@@ -44,6 +61,8 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
                                          cutOut: files["cutout"].map { folder.appending(path: $0) },
                                          subjects: files["subjects"].map { folder.appending(path: $0) },
                                          colorScheme: PhotoColorScheme(colors: colors)))
+        case .animated:
+            return nil
         case .unusable:
             switch unusableKind {
             case "noClearSubject": return .failure(.noClearSubject)
@@ -73,6 +92,30 @@ nonisolated struct CacheEntryManifest: Codable, Sendable, Equatable {
         case .engineFailure:
             nil
         }
+    }
+
+    /// The animated sticker this entry records, its files resolved inside `folder`; nil for any
+    /// other outcome.
+    func animatedFiles(in folder: URL) -> (sticker: URL, firstFrame: URL, figures: AnimationFigures)? {
+        guard outcome == .animated, let files, let sticker = files["sticker"], let first = files["first"],
+              let animation else { return nil }
+        return (folder.appending(path: sticker), folder.appending(path: first), animation)
+    }
+
+    /// A clip with no clear subject (the clip's own verdict, after a whole pass of the network over
+    /// its frames): remembered so a rerun refuses it without the work.
+    static func clipWithoutSubject(digest: String, identity: String) -> Self {
+        Self(digest: digest, identity: identity, outcome: .unusable, unusableKind: "noClearSubject",
+             reason: "no clear subject to cut out of the clip", created: Date())
+    }
+
+    /// Whether this entry remembers a clip with no clear subject.
+    var isClipWithoutSubject: Bool { outcome == .unusable && unusableKind == "noClearSubject" }
+
+    static func animated(digest: String, identity: String, sticker: String, firstFrame: String,
+                         figures: AnimationFigures) -> Self {
+        Self(digest: digest, identity: identity, outcome: .animated, files: ["sticker": sticker, "first": firstFrame],
+             animation: figures, created: Date())
     }
 
     func encoded() throws -> Data {

@@ -14,10 +14,11 @@ nonisolated public struct StorageError: Error, Sendable, Equatable, CustomString
 
 /// The processed-photo cache's disk layer: one folder per entry under `folder`, named by the
 /// photo's content digest and a digest of the processor's `outputIdentity`; the entry's format is
-/// `CacheEntryManifest`'s. Entries are written into a hidden temporary folder and renamed into
-/// place, so a reader (or a process killed mid-write) never sees half an entry. Least recently
-/// used entries (by the manifest's modification time, refreshed on every hit) are evicted past
-/// `sizeLimit`.
+/// `CacheEntryManifest`'s. Clips' animated stickers are entries here too (`AnimatedCacheEntries`),
+/// under the same size limit, trim, readers' protection and `stickers cache`. Entries are written
+/// into a hidden temporary folder and renamed into place, so a reader (or a process killed
+/// mid-write) never sees half an entry. Least recently used entries (by the manifest's
+/// modification time, refreshed on every hit) are evicted past `sizeLimit`.
 nonisolated public struct ProcessedPhotoDiskCache: Sendable {
     public var folder: URL
     public var sizeLimit: Int64
@@ -33,10 +34,31 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
         Self(folder: cacheDirectory.appending(path: "processed", directoryHint: .isDirectory), sizeLimit: sizeLimit)
     }
 
+    /// An entry's key: the content digest of its input (a photo's or a clip's bytes) and the
+    /// settings that shaped it. Its folder's name is the digest and a digest of the settings; a
+    /// clip's animated sticker has `-clip-` between them (so `usage` tells them apart by name), a
+    /// processed photo's name is as it has always been (an existing cache keeps serving).
     struct Key: Sendable, Hashable {
+        enum Kind: Sendable, Hashable {
+            case photo, animated
+        }
+
         var digest: String
         var identity: String
-        var name: String { "\(digest)-\(ContentDigest(Data(identity.utf8)).hex.prefix(16))" }
+        var kind = Kind.photo
+
+        var name: String {
+            let settings = ContentDigest(Data(identity.utf8)).hex.prefix(16)
+            return switch kind {
+            case .photo: "\(digest)-\(settings)"
+            case .animated: "\(digest)\(Self.animatedMark)\(settings)"
+            }
+        }
+
+        static let animatedMark = "-clip-"
+
+        /// Whether the entry folder `name` holds a clip's animated sticker.
+        static func isAnimated(_ name: String) -> Bool { name.contains(animatedMark) }
     }
 
     /// The remembered outcome for `key`, its access time refreshed; `nil` when there is none (or
@@ -58,6 +80,14 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
         }
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: manifestURL.path)
         return result
+    }
+
+    /// Whether `key`'s entry is whole and readable (a damaged one is removed).
+    private func isSound(_ key: Key) -> Bool {
+        switch key.kind {
+        case .photo: find(key) != nil
+        case .animated: findAnimated(key) != nil
+        }
     }
 
     private static func filesExist(_ result: Result<StickerFiles, PhotoProcessingError>) -> Bool {
@@ -117,7 +147,9 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
         return removed
     }
 
-    private func write(_ key: Key, _ fill: (URL) throws -> CacheEntryManifest) throws(StorageError) -> CacheEntryManifest {
+    /// Writes `key`'s entry whole: `fill` writes its files into a hidden folder and returns its
+    /// manifest, and the folder is renamed into place.
+    func write(_ key: Key, _ fill: (URL) throws -> CacheEntryManifest) throws(StorageError) -> CacheEntryManifest {
         let manager = FileManager.default
         let destination = folder.appending(path: key.name, directoryHint: .isDirectory)
         let temporary = folder.appending(path: ProcessOwnedName.make(Self.partialPrefix), directoryHint: .isDirectory)
@@ -133,9 +165,9 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
                 if failure != ENOTEMPTY && failure != EEXIST {
                     throw StorageError(path: destination.path, reason: ErrorReason.words(for: failure))
                 }
-                if find(key) == nil {
-                    // Theirs was damaged (and `find` removed it): ours goes in its place.
-                    guard rename(temporary.path, destination.path) == 0 || find(key) != nil else {
+                if !isSound(key) {
+                    // Theirs was damaged (and the look removed it): ours goes in its place.
+                    guard rename(temporary.path, destination.path) == 0 || isSound(key) else {
                         throw StorageError(path: destination.path, reason: ErrorReason.words(for: errno))
                     }
                 }
@@ -152,8 +184,11 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
     // MARK: Size
 
     public struct Usage: Sendable, Equatable {
+        /// Every entry: processed photos and clips' animated stickers.
         public var entries: Int
         public var bytes: Int64
+        /// Of `entries`, how many are clips' animated stickers.
+        public var animated = 0
     }
 
     private struct Listed {
@@ -179,7 +214,8 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
     /// How many entries the cache holds and their size on disk.
     @concurrent public func usage() async -> Usage {
         let listed = list()
-        return Usage(entries: listed.count, bytes: listed.reduce(0) { $0 + $1.bytes })
+        return Usage(entries: listed.count, bytes: listed.reduce(0) { $0 + $1.bytes },
+                     animated: listed.count { Key.isAnimated($0.url.lastPathComponent) })
     }
 
     /// Evicts least recently used entries until the cache fits `sizeLimit`, never those named in
@@ -231,6 +267,7 @@ nonisolated public struct ProcessedPhotoDiskCache: Sendable {
             for entry in list() where !inUse.contains(entry.url.lastPathComponent) && Self.remove(entry.url) {
                 removed.entries += 1
                 removed.bytes += entry.bytes
+                if Key.isAnimated(entry.url.lastPathComponent) { removed.animated += 1 }
             }
             return removed
         }

@@ -1,70 +1,98 @@
-import AtomicFiles
 import Foundation
 import Raster
 import StickerKit
 
-/// The cache of animated stickers, shared by `stickers make` and the web app: one entry per clip
-/// and every option that shapes its sticker (the target's rules, the style, the tracking), as
-/// three files in one folder — `KEY.bin` (the sticker), `KEY.png` (its first frame on its canvas:
-/// a pack's icon, a still preview) and `KEY.json` (its figures). Each is written atomically and
-/// the figures last, so an entry without them is no entry: a process killed mid-store leaves
-/// nothing that is read, and its temporaries (named by its process id) go at the next store.
+/// The cache of animated stickers, shared by `stickers make` and the web app: entries of the one
+/// disk cache the processed photos are in (`ProcessedPhotoDiskCache`, `AnimatedCacheEntries`), so
+/// clips and photos share its size limit, its least-recently-used trim, `stickers cache` and the
+/// protection of entries a running process uses. One entry per clip and every option that shapes
+/// its sticker (`AnimatedStickerKey`): the sticker, its first frame on its canvas (a pack's icon,
+/// a still preview) and its figures, renamed into place whole, so a process killed mid-store
+/// leaves nothing that is read, and its hidden folder goes with the next process's look.
 nonisolated public struct AnimatedStickerCache: Sendable {
-    public var folder: URL
+    public let disk: ProcessedPhotoDiskCache
+    /// This process's registry of the entries it uses: trims and clears elsewhere spare them.
+    private let readers: CacheReaders
 
-    public init(folder: URL) {
-        self.folder = folder
+    public init(disk: ProcessedPhotoDiskCache) {
+        self.disk = disk
+        self.readers = CacheReaders(cacheFolder: disk.folder)
     }
 
-    /// `DIR/clips` of a processed-photo cache folder: where `make` and `serve` keep them.
+    /// The cache under a cache folder (`StickerPaths.cacheDirectory`): the processed photos'
+    /// entries folder, its limit `STICKERS_CACHE_LIMIT`. Where `make` and `serve` keep them.
     public static func inside(cacheDirectory: URL) -> AnimatedStickerCache {
-        AnimatedStickerCache(folder: cacheDirectory.appending(path: "clips", directoryHint: .isDirectory))
+        AnimatedStickerCache(disk: .standard(cacheDirectory: cacheDirectory))
     }
+
+    /// The folder of entries (shared with the processed photos).
+    public var folder: URL { disk.folder }
 
     /// One entry's files.
     public struct Entry: Sendable, Hashable {
         public var sticker: URL
         public var firstFrame: URL
-        public var figures: URL
     }
 
-    public func entry(_ key: String) -> Entry {
-        Entry(sticker: folder.appending(path: "\(key).bin"), firstFrame: folder.appending(path: "\(key).png"),
-              figures: folder.appending(path: "\(key).json"))
+    /// What the cache remembers of a clip.
+    enum Hit: Sendable {
+        case sticker(FittedAnimation, first: Image, entry: Entry)
+        /// The clip has no clear subject (found by an earlier run).
+        case noClearSubject
     }
 
-    /// The clip's bytes (`clipDigest`, hex) and every option that shapes its sticker.
-    public static func key(clipDigest: String, rules: AnimatedStickerRules, style: StickerStyle, maker: ClipStickerMaker) -> String {
-        let options = "\(rules)|\(style)|\(maker.tracking)|\(maker.workingSide)|\(maker.maximumFramesPerSecond)|v1"
-        return clipDigest + "-" + ContentDigest(Data(options.utf8)).hex
+    /// A cached sticker and its first frame, or the remembered verdict that the clip has no clear
+    /// subject; nil when there is neither. The entry is registered as this process's before it is
+    /// looked up, so no other process evicts it while this one runs.
+    @concurrent func cached(_ key: ProcessedPhotoDiskCache.Key) async -> Hit? {
+        readers.register(key.name)
+        switch await disk.lookupAnimated(key) {
+        case nil: return nil
+        case .noClearSubject?: return .noClearSubject
+        case .sticker(let found)?:
+            guard let data = try? Data(contentsOf: found.sticker),
+                  let png = try? Data(contentsOf: found.firstFrame),
+                  let first = try? ImageDecoder.decode(png) else { return nil }
+            let figures = found.figures
+            return .sticker(FittedAnimation(data: data, width: figures.width, height: figures.height, frames: figures.frames,
+                                            framesPerSecond: figures.fps, quality: figures.quality, scale: figures.scale),
+                            first: first, entry: Entry(sticker: found.sticker, firstFrame: found.firstFrame))
+        }
     }
 
-    /// A cached sticker and its first frame, or nil.
-    public func cached(_ key: String) -> (sticker: FittedAnimation, first: Image)? {
-        let entry = entry(key)
-        guard let meta = try? Data(contentsOf: entry.figures),
-              let figures = try? JSONDecoder().decode(Figures.self, from: meta),
-              let data = try? Data(contentsOf: entry.sticker),
-              let png = try? Data(contentsOf: entry.firstFrame),
-              let first = try? ImageDecoder.decode(png) else { return nil }
-        return (FittedAnimation(data: data, width: figures.width, height: figures.height, frames: figures.frames,
-                                framesPerSecond: figures.fps, quality: figures.quality, scale: figures.scale), first)
+    /// Remembers that the clip of `key` has no clear subject (a failed store only costs a later
+    /// run the work again).
+    @concurrent func rememberNoClearSubject(_ key: ProcessedPhotoDiskCache.Key) async {
+        readers.register(key.name)
+        try? await disk.storeClipWithoutSubject(for: key)
     }
 
-    /// Stores atomically (the figures last). Throws the cause when the folder cannot be written.
-    public func store(_ sticker: FittedAnimation, first: Image, key: String) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let figures = Figures(width: sticker.width, height: sticker.height, frames: sticker.frames,
-                              fps: sticker.framesPerSecond, quality: sticker.quality, scale: sticker.scale)
-        let png = try ImageEncoder.png(first)
-        let meta = try JSONEncoder().encode(figures)
-        let entry = entry(key)
-        try AtomicFileWriter.write(sticker.data, to: entry.sticker)
-        try AtomicFileWriter.write(png, to: entry.firstFrame)
-        try AtomicFileWriter.write(meta, to: entry.figures)
+    /// Stores a sticker whole (`fileExtension`: the rules' webp, webm or png); returns its entry.
+    @concurrent func store(_ sticker: FittedAnimation, first: Image, fileExtension: String,
+                           key: ProcessedPhotoDiskCache.Key) async throws(StorageError) -> Entry {
+        readers.register(key.name)
+        let png: Data
+        do {
+            png = try ImageEncoder.png(first)
+        } catch {
+            throw StorageError(path: disk.folder.path, reason: "the first frame cannot be encoded: \(error)")
+        }
+        let figures = CacheEntryManifest.AnimationFigures(width: sticker.width, height: sticker.height, frames: sticker.frames,
+                                                          fps: sticker.framesPerSecond, quality: sticker.quality, scale: sticker.scale)
+        let stored = try await disk.storeAnimated(sticker.data, fileExtension: fileExtension, firstFramePNG: png,
+                                                  figures: figures, for: key)
+        return Entry(sticker: stored.sticker, firstFrame: stored.firstFrame)
     }
 
-    struct Figures: Codable {
-        var width: Int, height: Int, frames: Int, fps: Double, quality: Int, scale: Double
+    /// Removes what killed processes left half-written in the entries folder.
+    @concurrent func removeLeftovers() async {
+        await disk.removeLeftovers()
+    }
+
+    /// Evicts least recently used entries (clips and photos alike) past the size limit, never one a
+    /// running process (this one included) has registered.
+    @discardableResult
+    @concurrent public func trim() async -> Int {
+        await disk.trim()
     }
 }

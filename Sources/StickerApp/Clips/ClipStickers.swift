@@ -5,9 +5,10 @@ import Raster
 import StickerKit
 
 /// Clips made into animated stickers for the app layer (the web app's Stickers tab) and `make`:
-/// through the cache first (`AnimatedStickerCache`, keyed by the clip's digest and every option),
-/// else the clip's frames made by `ClipStickerMaker` and fitted to the target's rules by
-/// `AnimatedStickerFitter`, off the caller's actor, cancellable (cancelling kills ffmpeg).
+/// through the cache first (`AnimatedStickerCache`, keyed by the clip's digest and every option,
+/// `AnimatedStickerKey`), else the clip's frames made by `ClipStickerMaker` and fitted to the
+/// target's rules by `AnimatedStickerFitter`, off the caller's actor, cancellable (cancelling
+/// kills ffmpeg).
 nonisolated public struct ClipStickers: Sendable {
     public var maker: ClipStickerMaker
     /// nil: no cache (`make --no-cache`).
@@ -51,26 +52,46 @@ nonisolated public struct ClipStickers: Sendable {
         // What a killed process left here (its fit trials, its half-stored entries) goes now:
         // named by their process, so never a running one's.
         ProcessOwnedName.removeLeftovers(in: scratch, prefix: "stickers-fit-")
-        if let cache { AtomicFileWriter.removeLeftovers(in: cache.folder) }
+        await cache?.removeLeftovers()
         var maker = self.maker
         maker.style = style
         maker.canvas = rules.canvas
         let digest = try ContentDigest(Data(contentsOf: clip, options: .mappedIfSafe)).hex
-        let key = AnimatedStickerCache.key(clipDigest: digest, rules: rules, style: style, maker: maker)
-        if let cache, let hit = cache.cached(key) {
-            return Made(sticker: hit.sticker, firstFrame: hit.first, cached: true, entry: cache.entry(key))
+        let key = self.key(clipDigest: digest, rules: rules, maker: maker)
+        switch await cache?.cached(key) {
+        case .sticker(let sticker, let first, let entry)?:
+            return Made(sticker: sticker, firstFrame: first, cached: true, entry: entry)
+        case .noClearSubject?:
+            throw ClipError.cutOut(.noClearSubject)
+        case nil:
+            break
         }
-        let made = try await maker.frames(clip: clip, piece: ClipPiece(start: 0, duration: rules.maximumSeconds))
+        let made: (frames: [Image], framesPerSecond: Double)
+        do {
+            made = try await maker.frames(clip: clip, piece: ClipPiece(start: 0, duration: rules.maximumSeconds))
+        } catch ClipError.cutOut(.noClearSubject) {
+            // The clip's own verdict, as a photo's is: a rerun refuses it without the work.
+            await cache?.rememberNoClearSubject(key)
+            throw ClipError.cutOut(.noClearSubject)
+        }
         let fitted = try await AnimatedStickerFitter.fit(made.frames, framesPerSecond: made.framesPerSecond,
                                                          rules: rules, scratch: scratch)
         try Task.checkCancellation()
         guard let cache else { return Made(sticker: fitted, firstFrame: made.frames[0], cached: false, entry: nil) }
         do {
-            try cache.store(fitted, first: made.frames[0], key: key)
+            let entry = try await cache.store(fitted, first: made.frames[0], fileExtension: rules.fileExtension, key: key)
+            return Made(sticker: fitted, firstFrame: made.frames[0], cached: false, entry: entry)
         } catch {
-            if storeRequired { throw StorageError(path: cache.folder.path, reason: ErrorReason.of(error)) }
+            if storeRequired { throw error }
             return Made(sticker: fitted, firstFrame: made.frames[0], cached: false, entry: nil)
         }
-        return Made(sticker: fitted, firstFrame: made.frames[0], cached: false, entry: cache.entry(key))
+    }
+
+    /// The cache key of a clip (its content digest, hex) made by `maker` (its style and canvas
+    /// set) under `rules`: the engine and model (as photos are keyed), the predictor's type, and
+    /// every option (`AnimatedStickerKey`).
+    func key(clipDigest: String, rules: AnimatedStickerRules, maker: ClipStickerMaker) -> ProcessedPhotoDiskCache.Key {
+        let engine = StickerEngine.engineVersion(modelPath: nil) + ";predictor=" + String(reflecting: type(of: maker.predictor))
+        return AnimatedStickerKey(engine: engine, rules: rules, style: maker.style, maker: maker).diskKey(clipDigest: clipDigest)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NeuralNet
 import StickerKit
 
 /// Builds the engine-backed photo processor the fronts (CLI, web app) use.
@@ -24,16 +25,18 @@ public enum StickerEngine {
 
     /// Bumped whenever the engine's output changes for the same photo and settings: cached
     /// results of another version are never served.
-    public static let version = 1
+    nonisolated public static let version = 1
 
     /// The engine version plus which model: the verified U²-Net-p (known by its digest), or another
     /// file by its path, size and modification time.
-    /// Kernels forced through the environment (`STICKERS_PRECISION=bf16`, `STICKERS_KERNELS`) give
-    /// other bits than the run-time default and are keyed apart, so their results are never served
-    /// to a default run (nor the default's to them).
-    static func engineVersion(modelPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    /// Results computed with BF16 products (the default on a CPU with AVX-512 BF16, or as
+    /// `STICKERS_PRECISION` chooses) are keyed by that choice, and kernels forced through
+    /// `STICKERS_KERNELS` apart too: they give other bits, and are never served to a run that
+    /// computes otherwise. Float results keep the key they always had (`STICKERS_PRECISION=fp32` on
+    /// a BF16 CPU finds the float results cached before BF16 became the default there).
+    nonisolated static func engineVersion(modelPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         var kernels = ""
-        if environment["STICKERS_PRECISION"]?.lowercased() == "bf16" { kernels += ";precision=bf16" }
+        if let precision = InstructionSet.precisionKey(environment: environment) { kernels += ";precision=\(precision)" }
         if let forced = environment["STICKERS_KERNELS"]?.lowercased(), !forced.isEmpty { kernels += ";kernels=\(forced)" }
         guard let path = modelPath ?? environment["STICKERS_MODEL"], !path.isEmpty else {
             return "engine-\(version);model=u2netp-309c8469" + kernels

@@ -27,8 +27,9 @@ nonisolated public enum PackRecords {
 }
 
 extension StickerViewModel {
-    /// The processed photos' names in selection order: the stickers a pack of them holds.
+    /// The processed photos' and clips' names in selection order: the stickers a ZIP pack of them
+    /// holds (`exportPack`).
     public var processedNames: [String] {
-        selection.filter { state(of: $0.id).files.map { !$0.isAnimated } ?? false }.map(\.name)
+        selection.filter { state(of: $0.id).files != nil }.map(\.name)
     }
 }

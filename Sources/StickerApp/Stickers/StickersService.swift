@@ -390,8 +390,9 @@ public final class StickersService {
 
     // MARK: Packs
 
-    /// The pack of every processed photo, in selection order, as ZIP bytes (the model's own
-    /// export, so the download holds exactly what `stickers make` writes), recorded in the library.
+    /// The pack of every processed photo and clip (its animated WebP), in selection order, as ZIP
+    /// bytes (the model's own export, so the download holds exactly what `stickers make` writes),
+    /// recorded in the library.
     public func zipPack() async throws(ServiceError) -> PackDownload {
         let names = model.processedNames
         guard !names.isEmpty else { throw .notReady("no processed stickers yet: process the photos first") }

@@ -51,6 +51,18 @@ public enum AnimatedPack {
         return output.deletingLastPathComponent().appending(path: "\(stem)-animated.\(ext)")
     }
 
+    /// What a plain ZIP pack (`StickerPack`, beside the photos' stickers) at `output` holds of
+    /// `inputs`, each under its entry's name in `files`: one pack, platform `zip`.
+    public static func zipReport(_ inputs: [Input], files: [String], output: URL, title: String) -> Report {
+        let stickers = zip(inputs, files).map { input, file in
+            let sticker = input.sticker
+            return Report.Sticker(name: input.name, file: file, emoji: StickerEmoji.suggested(forName: input.name),
+                                  width: sticker.width, height: sticker.height, bytes: sticker.bytes, frames: sticker.frames,
+                                  fps: sticker.framesPerSecond, quality: sticker.quality, scale: sticker.scale, cached: input.cached)
+        }
+        return Report(platform: "zip", packs: [.init(file: output.path, title: title, stickers: stickers)])
+    }
+
     /// Writes the packs of `inputs` for `platform` (nil: a plain ZIP of the stickers).
     public static func write(_ inputs: [Input], platform: MessengerPlatform?, title: String, author: String,
                              emoji: String?, output: URL) throws(MessengerPack.Failure) -> Report {

@@ -46,8 +46,8 @@ public final class ClipFrameReader {
         guard !finished else { return nil }
         let count = width * height * 4
         let pid = process.processIdentifier
-        // The pipe read awaits readiness (`PipeEnd`): no pool thread waits while ffmpeg decodes,
-        // and the pipe stays the only buffer, so ffmpeg is at most a frame or so ahead.
+        // The pipe is read by a thread of its own (`PipeEnd`): no pool thread waits while ffmpeg
+        // decodes, and the pipe stays the only buffer, so ffmpeg is at most a frame or so ahead.
         // Cancellation kills ffmpeg, which ends the read at once.
         let pixels = await withTaskCancellationHandler { await pipe.read(count: count) } onCancel: { kill(pid, SIGKILL) }
         if pixels.count == count { return Image(width: width, height: height, pixels: pixels) }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -7,9 +6,9 @@ import Synchronization
 /// it costs no build time (swift-subprocess 1.0.2 would add two packages, swift-system among them,
 /// to every clean build on these 2-core machines), and the two things that must not block a
 /// cooperative thread — waiting for the exit and waiting on a pipe — are small here: the exit
-/// through `terminationHandler` (`ChildExit`), the pipe through a one-shot readability or
-/// writeability handler (`PipeEnd`), both bridged with a continuation. Nothing in this folder
-/// blocks a thread of the pool on ffmpeg.
+/// through `terminationHandler` (`ChildExit`), the pipe through a thread of its own per call
+/// (`PipeEnd`), both bridged with a continuation. Nothing in this folder blocks a thread of the
+/// pool on ffmpeg, and nothing uses dispatch.
 struct ExternalTool: Sendable {
     let name: String
     let url: URL
@@ -88,108 +87,114 @@ final class ChildExit: Sendable {
     }
 }
 
-/// Our end of a pipe to a child process, made non-blocking: reads and writes move what the pipe
-/// takes at once, and when it takes nothing the task awaits readiness — a dispatch source on the
-/// descriptor, resumed only while a task waits and suspended by its own event handler, resumes
-/// it through a continuation. So the pipe's 64 KB stays the only buffer (ffmpeg waits while we
-/// work: back-pressure, memory bounded), and no pool thread sits in read(2) or write(2). A child
-/// that dies makes the pipe ready (end of file, or EPIPE), so a kill always ends the wait.
+/// Our end of a pipe to a child process. Each read or write is done by a thread of its own,
+/// started for that call, which blocks in read(2) or write(2) until the call's bytes have moved
+/// (or the stream ends), then resumes the awaiting task through a continuation. So no thread of
+/// the cooperative pool ever waits on ffmpeg, and the pipe's 64 KB stays the only buffer: nothing
+/// is read before the task asks for its next frame (ffmpeg waits while we work: back-pressure,
+/// memory bounded). A child that dies (cancellation kills it) ends the blocked call at once: end
+/// of file for a read, EPIPE for a write (SIGPIPE is ignored, see `WebMEncoder`).
 ///
-/// Not FileHandle's readabilityHandler: each setting makes a new source, stored after it is
-/// resumed, so a handler that clears itself can miss its own source and later cancel the next
-/// waiter's (a lost wake-up, seen under load with 1080p frames). Owned by one task (the reader's
-/// or the encoder's), so one wait at a time.
-///
-/// The descriptor watched is a duplicate of the handle's, closed by the source's cancel handler
-/// only: dispatch must never watch a descriptor closed (and perhaps reused) under it — closing
-/// it right after `cancel()`, or letting the FileHandle close it when released, crashed
-/// libdispatch's event loop (`_dispatch_event_loop_drain`, seen in the TSan run of the clip tests).
+/// Why a thread that blocks, rather than readiness events: the readiness tool at hand, a dispatch
+/// source on a non-blocking descriptor (what this was until 2026-11-26), makes libdispatch's own
+/// manager thread die under TSan (a SEGV in `_dispatch_event_loop_drain`, 2 to 3 runs in 5 of a
+/// 60-line program with nothing of ours in it), which kept the clip suites out of the TSan run;
+/// an epoll loop of our own would be a thread as well, plus a registry to own. A thread of ours
+/// blocking in read(2) is the honest tool for waiting on another process: it waits exactly as
+/// long as ffmpeg takes, holds nothing else, and ends with the call. One per call rather than one
+/// per pipe: a call moves a whole frame (hundreds of KB or more, at most about 30 a second), so
+/// starting a thread (tens of microseconds) is noise beside it, and nothing has to be handed from
+/// call to call (no queue, lock or condition to own). Owned by one task (the reader's or the
+/// encoder's), so one call at a time; the descriptor is closed only between calls.
 final class PipeEnd {
     private let fd: Int32
-    private let source: any DispatchSourceProtocol
-    private let waiter = Waiter()
     private var closed = false
 
-    /// The continuation of the task waiting for readiness, if any. Sendable through its Mutex.
-    private final class Waiter: Sendable {
-        let slot = Mutex<CheckedContinuation<Void, Never>?>(nil)
-    }
-
     init(_ handle: FileHandle, reading: Bool) {
-        let fd = dup(handle.fileDescriptor)
+        // A descriptor of our own, blocking, closed by `close()` alone (the handle's goes now).
+        fd = dup(handle.fileDescriptor)
         try? handle.close()
-        self.fd = fd
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        // No queue of ours: the source's handler runs on a global queue, off the cooperative pool;
-        // it only suspends the source and resumes the waiting task.
-        source = reading ? DispatchSource.makeReadSource(fileDescriptor: fd) : DispatchSource.makeWriteSource(fileDescriptor: fd)
-        let waiter = waiter
-        // Weakly: the source holds its handler, which must not hold the source.
-        let sourceObject = source as AnyObject
-        source.setEventHandler { [weak sourceObject] in
-            // Until the next wait: a ready pipe would otherwise fire again and again.
-            (sourceObject as? any DispatchSourceProtocol)?.suspend()
-            waiter.slot.withLock { $0.take() }?.resume()
-        }
-        // The one place the descriptor is closed: after dispatch has stopped watching it.
-        source.setCancelHandler { _ = Foundation.close(fd) }
-        // Created inactive (suspended): `ready()` resumes it for each wait.
+        if fd >= 0 { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
     }
 
     deinit { close() }
 
-    /// Stops watching the descriptor, which the source's cancel handler then closes (the child
-    /// sees the end of its input, or a broken pipe).
+    /// Closes our end (the child sees the end of its input, or a broken pipe). Never during a
+    /// call: the owning task is suspended in it until its thread is done with the descriptor.
     func close() {
         guard !closed else { return }
         closed = true
-        source.cancel()
-        // A source is released resumed: suspended now (between waits), it is resumed once to let it go.
-        source.resume()
+        if fd >= 0 { _ = Foundation.close(fd) }
     }
 
-    /// Stops watching, then closes the descriptor (the child sees the end of its input).
+    /// Closes our end (the child sees the end of its input).
     func closeHandle() {
         close()
     }
 
     /// Fills `count` bytes; fewer only at the end of the stream (or on an error).
     func read(count: Int) async -> [UInt8] {
+        guard !closed, fd >= 0, count > 0 else { return [] }
+        let fd = fd
+        return await Self.onThreadOfItsOwn { Self.readFully(fd, count: count) } ?? []
+    }
+
+    /// Writes all of `bytes`; false when the reader has gone (EPIPE) or another error stops it.
+    func write(_ bytes: [UInt8]) async -> Bool {
+        guard !closed, fd >= 0 else { return false }
+        let fd = fd
+        return await Self.onThreadOfItsOwn { Self.writeFully(fd, bytes) } ?? false
+    }
+
+    /// Where a call's thread leaves its result for the awaiting task.
+    private final class Handoff<T: Sendable>: Sendable {
+        let result = Mutex<T?>(nil)
+    }
+
+    /// Runs `work` (blocking system calls) on a new thread, not the pool's, and returns its result
+    /// (always there once the thread has resumed the task).
+    ///
+    /// The result goes through a Mutex rather than `resume(returning:)`: the same value, but
+    /// ThreadSanitizer sees the Mutex's release and acquire (their fast paths are inlined into this
+    /// module), while the runtime's handoff of a continuation resumed before its task has
+    /// suspended is invisible to it — it reported the frame's bytes, written by the thread and
+    /// read by the task after the resume, as a race (ClipServiceTests under TSan).
+    private static func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T? {
+        let handoff = Handoff<T>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                let value = work()
+                handoff.result.withLock { $0 = value }
+                continuation.resume()
+            }
+            thread.name = "stickers-pipe"
+            thread.start()
+        }
+        return handoff.result.withLock { $0.take() }
+    }
+
+    private static func readFully(_ fd: Int32, count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
-        // Never after `close()`: the descriptor may be closed, and its number reused, by then.
-        while filled < count && !closed {
+        while filled < count {
             let n = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + filled, count - filled) }
             if n > 0 { filled += n; continue }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !closed { await ready(); continue }
-            break  // 0: end of file; another error: the stream is over for us
+            break  // 0: end of file; an error: the stream is over for us
         }
         if filled < count { bytes.removeSubrange(filled...) }
         return bytes
     }
 
-    /// Writes all of `bytes`; false when the reader has gone (EPIPE) or another error stops it.
-    func write(_ bytes: [UInt8]) async -> Bool {
+    private static func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var done = 0
         while done < bytes.count {
-            guard !closed else { return false }
             let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
             if n > 0 { done += n; continue }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !closed { await ready(); continue }
-            return false
+            return false  // EPIPE: ffmpeg has gone; another error stops us too
         }
         return true
-    }
-
-    /// Suspends until the pipe can be read (or written) without blocking.
-    private func ready() async {
-        let waiter = waiter, source = source
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            waiter.slot.withLock { $0 = continuation }
-            source.resume()
-        }
     }
 }
 

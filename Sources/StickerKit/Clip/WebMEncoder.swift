@@ -39,7 +39,8 @@ public final class WebMEncoder {
 
     deinit { cancel() }
 
-    /// Writes one frame, suspending (never blocking a thread) while ffmpeg catches up: the pipe is the bound.
+    /// Writes one frame, suspending (never blocking a pool thread: `PipeEnd`) while ffmpeg catches
+    /// up: the pipe is the bound.
     /// Cancelling the task kills ffmpeg, which ends the wait.
     public func add(_ image: Image) async throws(ClipError) {
         precondition(image.width == width && image.height == height, "a frame differs from the canvas")

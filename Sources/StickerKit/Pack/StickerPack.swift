@@ -3,11 +3,12 @@ import Foundation
 import ZIPFoundation
 
 /// A shareable sticker pack: a ZIP holding, per photo, `NAME.sticker.png` and `NAME.gradient.png`,
-/// plus `palettes.json` (each photo's colours) and `manifest.json` (what is inside, and which
-/// photos were left out and why).
+/// per clip `NAME.sticker.webp` (its animated sticker, the one the web app's card plays), plus
+/// `palettes.json` (each photo's colours) and `manifest.json` (what is inside, and which photos
+/// were left out and why).
 public struct StickerPack: Sendable {
-    /// A PNG in memory, or a file read only while the pack is written (a batch's packs are
-    /// assembled from the files its photos were written to as they finished).
+    /// A PNG (or a clip's animated WebP) in memory, or a file read only while the pack is written
+    /// (a batch's packs are assembled from the files its photos were written to as they finished).
     public enum PNG: Sendable, Hashable {
         case data(Data)
         case file(URL)
@@ -22,9 +23,13 @@ public struct StickerPack: Sendable {
 
     public struct Item: Sendable {
         public var name: String
+        /// The sticker: a PNG, or a clip's animated WebP (`isAnimated`).
         public var sticker: PNG
-        public var gradient: PNG
+        /// The sticker on a gradient of its colours; nil for a clip (it has neither).
+        public var gradient: PNG?
         public var colorScheme: PhotoColorScheme
+        /// Whether `sticker` is a clip's animated WebP: `NAME.sticker.webp` in the pack.
+        public var isAnimated = false
 
         public init(name: String, stickerPNG: Data, gradientPNG: Data, colorScheme: PhotoColorScheme) {
             self.init(name: name, sticker: .data(stickerPNG), gradient: .data(gradientPNG), colorScheme: colorScheme)
@@ -37,9 +42,32 @@ public struct StickerPack: Sendable {
             self.colorScheme = colorScheme
         }
 
-        /// A processed photo's files, as the one PNG path wrote them.
+        /// A processed photo's files, as the one PNG path wrote them; a processed clip's animated
+        /// WebP (`files.isAnimated`: its `gradient` is its first frame, which the pack leaves out).
         public init(name: String, files: StickerFiles) {
-            self.init(name: name, sticker: .file(files.sticker), gradient: .file(files.gradient), colorScheme: files.colorScheme)
+            if files.isAnimated {
+                self = .animated(name: name, webp: .file(files.sticker))
+            } else {
+                self.init(name: name, sticker: .file(files.sticker), gradient: .file(files.gradient), colorScheme: files.colorScheme)
+            }
+        }
+
+        /// A clip's animated sticker (an animated WebP).
+        public static func animated(name: String, webp: PNG) -> Item {
+            Item(animatedNamed: name, webp: webp)
+        }
+
+        private init(animatedNamed name: String, webp: PNG) {
+            self.name = name
+            self.sticker = webp
+            self.gradient = nil
+            self.colorScheme = PhotoColorScheme(colors: [])
+            self.isAnimated = true
+        }
+
+        /// The sticker's entry name in the archive for the entry stem `name`.
+        func stickerFileName(_ name: String) -> String {
+            isAnimated ? "\(name).sticker.webp" : StickerPNGs.Kind.sticker.fileName(for: name)
         }
     }
 
@@ -63,7 +91,7 @@ public struct StickerPack: Sendable {
 
     /// `names` made safe for file names and distinct (case-insensitively): `-2`, `-3`… added to
     /// repeats. Every pack (ZIP, messenger) names its entries so.
-    static func uniqueFileNames(_ names: [String]) -> [String] {
+    public static func uniqueFileNames(_ names: [String]) -> [String] {
         var used: Set<String> = []
         return names.map { name in
             let base = safeFileName(name)
@@ -87,9 +115,11 @@ public struct StickerPack: Sendable {
                 let archive = try Archive(url: temporary, accessMode: .create)
                 for (item, name) in zip(items, names) {
                     try Task.checkCancellation()
-                    // PNGs are already deflated: storing them again compressed only costs time.
-                    try archive.add(StickerPNGs.Kind.sticker.fileName(for: name), try item.sticker.bytes(), compressed: false)
-                    try archive.add(StickerPNGs.Kind.gradient.fileName(for: name), try item.gradient.bytes(), compressed: false)
+                    // PNGs and WebPs are already compressed: storing them again compressed only costs time.
+                    try archive.add(item.stickerFileName(name), try item.sticker.bytes(), compressed: false)
+                    if let gradient = item.gradient {
+                        try archive.add(StickerPNGs.Kind.gradient.fileName(for: name), try gradient.bytes(), compressed: false)
+                    }
                 }
                 try archive.add("palettes.json", try palettesJSON(names: names), compressed: true)
                 try archive.add("manifest.json", try manifestJSON(names: names), compressed: true)
@@ -103,14 +133,23 @@ public struct StickerPack: Sendable {
         struct Color: Encodable { let hex: String; let weight: Double }
         struct Photo: Encodable { let name: String; let colors: [Color] }
         struct Palettes: Encodable { let photos: [Photo] }
-        let photos = zip(items, names).map { item, name in
+        // A clip has no colours: the palettes are the photos'.
+        let photos = zip(items, names).filter { !$0.0.isAnimated }.map { item, name in
             Photo(name: name, colors: zip(item.colorScheme.colors, item.colorScheme.jsonWeights).map { Color(hex: $0.hex, weight: $1) })
         }
         return try Self.encoder.encode(Palettes(photos: photos))
     }
 
     func manifestJSON(names: [String]) throws -> Data {
-        struct Entry: Encodable { let name: String; let sticker: String; let gradient: String; let colors: [String] }
+        /// `gradient` and `animated` are absent for a photo's sticker and a clip's respectively,
+        /// so a pack of photos alone is what it always was.
+        struct Entry: Encodable {
+            let name: String
+            let sticker: String
+            let gradient: String?
+            let colors: [String]
+            let animated: Bool?
+        }
         struct Manifest: Encodable {
             let format = "stickers-pack"
             let version = 1
@@ -118,8 +157,9 @@ public struct StickerPack: Sendable {
             let invalid: [InvalidPhoto]
         }
         let entries = zip(items, names).map { item, name in
-            Entry(name: name, sticker: "\(name).sticker.png", gradient: "\(name).gradient.png",
-                  colors: item.colorScheme.colors.map(\.hex))
+            Entry(name: name, sticker: item.stickerFileName(name),
+                  gradient: item.gradient == nil ? nil : StickerPNGs.Kind.gradient.fileName(for: name),
+                  colors: item.colorScheme.colors.map(\.hex), animated: item.isAnimated ? true : nil)
         }
         return try Self.encoder.encode(Manifest(stickers: entries, invalid: invalidPhotos))
     }

@@ -172,7 +172,8 @@
     $("cancel").disabled = !snapshot.isProcessing;
     $("use-library").disabled = !snapshot.hasLibrary || snapshot.isProcessing;
     const processedCount = snapshot.photos.filter(p => p.status === "processed" && !p.animated).length;
-    $("download").classList.toggle("disabled", processedCount === 0);
+    // The ZIP pack holds the clips too (their animated WebP); the messengers' still packs do not.
+    $("download").classList.toggle("disabled", !snapshot.photos.some(p => p.status === "processed"));
     clipStickers.renderMenus(snapshot, setMenuItemEnabled);
     // Each app's sticker counts come from the server (MessengerPlatform's rules), never restated here.
     for (const { platform, name, minStickers: least, maxStickers: most } of snapshot.platforms) {

@@ -16,7 +16,7 @@ import StickerKit
 ///     POST   /api/stickers/process              start processing (202); progress on /events
 ///     POST   /api/stickers/cancel               stop the running batch
 ///     GET    /api/stickers/events               server-sent events: a snapshot per change, then `done`
-///     GET    /api/stickers/pack.zip             the pack of every processed photo
+///     GET    /api/stickers/pack.zip             the pack of every processed photo and clip
 ///     GET    /api/stickers/pack/:platform       the same for whatsapp (.wastickers), telegram or signal (.zip)
 ///     GET    /api/stickers/photos/:id/original  the photo itself
 ///     GET    /api/stickers/photos/:id/sticker.png, …/gradient.png

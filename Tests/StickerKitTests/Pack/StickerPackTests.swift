@@ -42,6 +42,38 @@ import ZIPFoundation
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pack.zip"], "no temporary file is left")
     }
 
+    @Test("A clip's animated WebP goes in the pack as NAME.sticker.webp beside the stills, listed as animated; a pack of stills is as it was")
+    func clipsGoInThePackNamedLikeTheStills() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let still = StickerPack.Item(name: "cat", stickerPNG: Data([1, 2, 3]), gradientPNG: Data([4, 5]), colorScheme: scheme)
+        let webp = Data("RIFF....WEBPVP8X".utf8)
+        let url = dir.appending(path: "pack.zip")
+        try StickerPack(items: [still, .animated(name: "cat", webp: .data(webp))]).write(to: url)
+
+        let archive = try Archive(url: url, accessMode: .read)
+        #expect(Set(archive.map(\.path)) == ["cat.sticker.png", "cat.gradient.png", "cat-2.sticker.webp", "palettes.json", "manifest.json"])
+        var bytes = Data()
+        _ = try archive.extract(archive["cat-2.sticker.webp"]!) { bytes.append($0) }
+        #expect(bytes == webp)
+        var manifest = Data()
+        _ = try archive.extract(archive["manifest.json"]!) { manifest.append($0) }
+        let stickers = try #require((try JSONSerialization.jsonObject(with: manifest) as? [String: Any])?["stickers"] as? [[String: Any]])
+        #expect(stickers.count == 2)
+        #expect(stickers[0]["animated"] == nil && stickers[0]["gradient"] as? String == "cat.gradient.png")
+        #expect(stickers[1]["animated"] as? Bool == true && stickers[1]["sticker"] as? String == "cat-2.sticker.webp")
+        #expect(stickers[1]["gradient"] == nil, "a clip has no gradient picture")
+        var palettes = Data()
+        _ = try archive.extract(archive["palettes.json"]!) { palettes.append($0) }
+        let photos = try #require((try JSONSerialization.jsonObject(with: palettes) as? [String: Any])?["photos"] as? [[String: Any]])
+        #expect(photos.map { $0["name"] as? String } == ["cat"], "the palettes are the photos'")
+
+        // A pack of stills alone: the manifest as it always was (no `animated`).
+        let stills = StickerPack(items: [still])
+        let text = String(decoding: try stills.manifestJSON(names: stills.entryNames), as: UTF8.self)
+        #expect(!text.contains("animated") && text.contains("\"gradient\" : \"cat.gradient.png\""), "\(text)")
+    }
+
     @Test("The pack's palettes.json weights sum to exactly 1, rounded as palette --format json rounds them")
     func palettesWeightsSumToOne() throws {
         let thirds = PhotoColorScheme(colors: [
