@@ -71,7 +71,7 @@ public final class ClipSubjectTracker {
 
     /// One frame's cut-out at the frame's size.
     public struct FrameCutOut: Sendable {
-        /// Position of the frame in the order pushed (0-based).
+        /// Position of the frame in the order looked at (0-based).
         public var index: Int
         /// The frame with the subject's alpha and cleaned edge colours; transparent elsewhere.
         public var image: Image
@@ -102,7 +102,7 @@ public final class ClipSubjectTracker {
         self.settings = settings
     }
 
-    /// The first frame's subject, decided before the first push (`start`).
+    /// The first frame's subject, decided before the first look (`start`).
     private var primed: Plane?
     /// Salient regions of the first frame found to be scenery (`start`), at the saliency's size:
     /// carried along the background's motion, they are not taken back into the subject.
@@ -112,7 +112,7 @@ public final class ClipSubjectTracker {
     /// half second): of several salient regions, those that stay with the background while the
     /// camera pans and another region moves apart are scenery, not the subject (a flower of the
     /// background photo beside the one moving over it), and are left out from the first frame on.
-    /// Optional: without it, the first `push` decides from the first frame alone.
+    /// Optional: without it, the first `look` decides from the first frame alone.
     public func start(_ frames: [Image]) async throws(SubjectExtractionError) {
         guard last == nil, primed == nil, let first = frames.first else { return }
         var saliency = try await startTracking(first)
