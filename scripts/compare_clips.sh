@@ -17,7 +17,7 @@ cache="${3:-/tmp/stickers-clip-peer}"
 shared="$here/../../shared/evalset-clips"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-[ -f "$dev/c15.json" ] || python3 "$here/make_clips.py" "$dev" >/dev/null
+[ -f "$dev/c16.json" ] || python3 "$here/make_clips.py" "$dev" >/dev/null
 status=0
 echo "== development set (scripts/make_clips.py)"
 python3 "$here/clip_eval.py" peer "$dev" "$cache/dev"

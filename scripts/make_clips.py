@@ -15,7 +15,7 @@ eval/clips.py reads:
 
     OUT/cNN.mp4 | cNN.gif, OUT/cNN.json (fps, frames, size, subject), OUT/cNN/NNNN.mask.png
 
-    python3 scripts/make_clips.py [--evalset DIR] [--count N] OUT
+    python3 scripts/make_clips.py [--evalset DIR] [--count N] [--only c16,...] OUT
 
 Needs ffmpeg, Pillow and numpy.
 """
@@ -29,6 +29,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument('--evalset', default=os.path.join(here, '../../shared/evalset'))
 parser.add_argument('--count', type=int, default=6, help='clips with a subject (one of them a GIF); one more has none')
 parser.add_argument('--no-extra', dest='extra', action='store_false', help='only the plain clips')
+parser.add_argument('--only', help='make only these clips (names, comma-separated); the others are left as they are')
 parser.add_argument('out')
 args = parser.parse_args()
 os.makedirs(args.out, exist_ok=True)
@@ -64,7 +65,10 @@ def paste_rgba(frame, alpha_under, thing, cx, cy):
 def clip(name, index, subject, gif, extra=None):
     """One clip. `extra` (the harder clips): shake (px of camera jitter), scaling (amplitude),
     scene (a case whose whole photo is the background), distractor (case of an object fixed in the
-    scene), crowd (that many small objects fixed in the scene), post (a foreground post crossing)."""
+    scene), crowd (that many small objects fixed in the scene), post (a foreground post crossing),
+    pause ((t0, t1): from t0 to t1 the subject stops on the background: its pose frozen, carried by the pan)."""
+    if args.only and name not in args.only.split(','):
+        return
     extra = extra or {}
     rng = np.random.default_rng(1000 + index)
     xrng = np.random.default_rng(5000 + index)  # the extras' own draws: the plain clips stay as they were
@@ -103,20 +107,31 @@ def clip(name, index, subject, gif, extra=None):
     masks = f'{args.out}/{name}'
     shutil.rmtree(masks, ignore_errors=True)
     os.makedirs(masks)
-    for k in range(frames):
-        t = k / max(1, frames - 1)
+    def pan(t, k):
         ox, oy = int(spare_x * (0.1 + 0.8 * t)), int(spare_y * (0.8 - 0.6 * t))
         if shake:
             ox = int(np.clip(ox + jitter[k, 0], 0, spare_x)); oy = int(np.clip(oy + jitter[k, 1], 0, spare_y))
+        return ox, oy
+    pause = extra.get('pause')
+    for k in range(frames):
+        t = k / max(1, frames - 1)
+        ox, oy = pan(t, k)
         frame = bg[oy:oy + h, ox:ox + w].copy()
         alpha = np.zeros((h, w), np.float32)
         if thing is not None:
-            s = base * (1 + extra.get('scaling', 0.2) * math.sin(2 * math.pi * t + phase[0]))  # scaling
-            angle = 25 * math.sin(2 * math.pi * t * 0.8 + phase[1])              # turning
+            tp, dx, dy = t, 0, 0
+            if pause and pause[0] < t < pause[1]:
+                # Stopped on the background: the pose of t0, carried by the pan since then.
+                k0 = int(round(pause[0] * (frames - 1)))
+                tp = k0 / max(1, frames - 1)
+                ox0, oy0 = pan(tp, k0)
+                dx, dy = ox0 - ox, oy0 - oy
+            s = base * (1 + extra.get('scaling', 0.2) * math.sin(2 * math.pi * tp + phase[0]))  # scaling
+            angle = 25 * math.sin(2 * math.pi * tp * 0.8 + phase[1])             # turning
             obj = thing.resize((max(1, int(thing.width * s)), max(1, int(thing.height * s))), Image.LANCZOS)
             obj = obj.rotate(angle, resample=Image.BICUBIC, expand=True)
-            cx = w * (0.5 + 0.22 * math.sin(2 * math.pi * t + phase[2]))         # moving
-            cy = h * (0.5 + 0.15 * math.sin(2 * math.pi * t * 1.3 + phase[3]))
+            cx = w * (0.5 + 0.22 * math.sin(2 * math.pi * tp + phase[2])) + dx   # moving
+            cy = h * (0.5 + 0.15 * math.sin(2 * math.pi * tp * 1.3 + phase[3])) + dy
             frame, alpha = paste_rgba(frame, None, obj, cx, cy)
         if extra.get('post'):
             # A dark post, fixed in the scene nearer than the subject, crossing the frame with the pan
@@ -156,6 +171,7 @@ if args.extra:
             (False, False, dict(scene='006')),
             (False, False, dict(scene='002', shake=2)),
             (False, False, dict(crowd=5)),
-            (False, True, dict(scene='010', shake=2))]
+            (False, True, dict(scene='010', shake=2)),
+            (True, False, dict(pause=(0.25, 0.75)))]
     for k, (subject, gif, extra) in enumerate(hard):
         clip('c%02d' % (n + k), n + k, subject, gif=gif, extra=extra)

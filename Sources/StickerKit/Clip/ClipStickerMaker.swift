@@ -48,7 +48,10 @@ public struct AnimatedStickerSummary: Sendable, Hashable, Codable {
 
 /// A clip (or a piece of it) made into an animated sticker: the frames stream from ffmpeg
 /// (`ClipFrameReader`) through the subject tracker (`ClipSubjectTracker`) and the sticker style to
-/// the encoder, a few frames at a time; memory does not grow with the clip's length.
+/// the encoder, a few frames at a time; memory does not grow with the clip's length. The piece is
+/// decoded twice: the first pass looks at each frame (the network, the subject followed, the
+/// background's motion) and keeps a few frames for a plate of the background; the second cuts
+/// each frame out along its look and the plate. Between them a frame keeps ~100 kB (its look).
 public struct ClipStickerMaker: Sendable {
     public var predictor: any SaliencyPredicting
     public var style: StickerStyle
@@ -112,12 +115,12 @@ public struct ClipStickerMaker: Sendable {
         var extractor = SubjectExtractor(predictor: predictor, style: style)
         extractor.refinement.workingDimension = workingSide
         let tracker = ClipSubjectTracker(extractor: extractor, first: firstChoice, settings: tracking)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
         var sink: FrameSink?
-        var sourceFrame = 0, used = 0
-        var batch: [ClipSubjectTracker.FrameCutOut] = []
+        var used = 0
         var style = self.style
 
-        func deliver(_ cuts: [ClipSubjectTracker.FrameCutOut]) async throws {
+        func deliver(_ cuts: [ClipSubjectTracker.FrameCutOut], progressed: (Int) -> Int) async throws {
             guard !cuts.isEmpty else { return }
             if sink == nil {
                 // One outline width for every frame (the first frame's subject's), so it stays steady.
@@ -128,8 +131,8 @@ public struct ClipStickerMaker: Sendable {
                                      styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
             }
             let styleNow = style, layout = sink!.layout
-            // Style, fit and encode the frames of one look in parallel; add them in order.
-            let encoded = try await concurrentMap(cuts, limit: ProcessInfo.processInfo.activeProcessorCount) { cut in
+            // Style, fit and encode the frames of one batch in parallel; add them in order.
+            let encoded = try await concurrentMap(cuts, limit: cores) { cut in
                 try layout.prepare(styleNow.apply(to: cut.image))
             }
             for (cut, frame) in zip(cuts, encoded) {
@@ -141,18 +144,29 @@ public struct ClipStickerMaker: Sendable {
                     try await masks(sourceIndex, alpha)
                 }
                 used += 1
-                progress?(used)
+                progress?(progressed(used))
             }
         }
 
-        func track(_ frame: Image) async throws {
-            do { batch.append(try await tracker.push(frame)) } catch {
+        // First pass: the network's looks, the subject followed (sequential), a few frames kept
+        // for the background plate. What a frame keeps for the second pass is a few dozen kB.
+        var looks: [ClipSubjectTracker.Look] = []
+        var samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
+        var sampler: ClipSubjectTracker.FrameCutter?
+        func look(_ frame: Image) async throws {
+            let seen: ClipSubjectTracker.Look
+            do { seen = try await tracker.look(frame) } catch {
                 // A look cut short by cancellation is the cancellation, not a failing model.
                 try Task.checkCancellation()
                 throw ClipError.cutOut(error)
             }
-            // Styled and encoded a few at a time, in parallel (the cut-outs are sequential).
-            if batch.count >= ProcessInfo.processInfo.activeProcessorCount { try await deliver(batch); batch.removeAll() }
+            looks.append(seen)
+            if tracking.usesBackgroundPlate && samples.wants(seen.index) {
+                if sampler == nil { sampler = tracker.cutter() }
+                if let sample = await sampler?.plateSample(frame, look: seen) { samples.add(sample, index: seen.index) }
+            }
+            // Progress: the looks are the first half of the frames' work, the cut-outs the second.
+            progress?((looks.count + 1) / 2)
         }
         // The first half second is seen before its first frame is cut out (the subject is what
         // moves apart from the background: `ClipSubjectTracker.start`); a few frames held at once.
@@ -165,10 +179,13 @@ public struct ClipStickerMaker: Sendable {
                 try Task.checkCancellation()
                 throw ClipError.cutOut(error)
             }
-            for frame in frames { try await track(frame) }
+            for frame in frames { try await look(frame) }
         }
 
+        var again: ClipFrameReader?
+        defer { again?.close() }
         do {
+            var sourceFrame = 0
             while let frame = try await reader.next() {
                 try Task.checkCancellation()
                 defer { sourceFrame += 1 }
@@ -178,18 +195,42 @@ public struct ClipStickerMaker: Sendable {
                     if lookAhead?.count ?? 0 >= lookAheadFrames { try await startTracking() }
                     continue
                 }
-                try await track(frame)
+                try await look(frame)
             }
             try await startTracking()
             try Task.checkCancellation()
             // Scenery the camera panned over is known only once the clip has been seen.
             do { try tracker.finish() } catch { throw ClipError.cutOut(error) }
-            try await deliver(batch)
-            batch.removeAll()
+
+            // The background plate, then the second pass: the piece decoded again (ffmpeg's decode
+            // is cheap beside the network) and each frame cut out along its look, in parallel.
+            let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples) : nil
+            samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
+            sampler = nil
+            let cutter = tracker.cutter(plate: plate)
+            let total = looks.count, firstHalf = (total + 1) / 2
+            again = try ClipFrameReader(clip: clip, info: info, piece: piece, width: frameWidth, height: frameHeight)
+            var pending: [(frame: Image, look: ClipSubjectTracker.Look)] = []
+            func flush() async throws {
+                let cuts = await concurrentMap(pending, limit: cores) { await cutter.cut($0.frame, look: $0.look) }
+                pending.removeAll()
+                try await deliver(cuts) { firstHalf + $0 / 2 }
+            }
+            sourceFrame = 0
+            while pending.count + used < total, let frame = try await again!.next() {
+                try Task.checkCancellation()
+                defer { sourceFrame += 1 }
+                guard sourceFrame % step == 0 else { continue }
+                pending.append((frame, looks[pending.count + used]))
+                if pending.count >= cores { try await flush() }
+            }
+            try Task.checkCancellation()
+            try await flush()
         } catch {
-            // Both ffmpegs killed and awaited: none outlives the work (nor the process, on Ctrl-C).
+            // Every ffmpeg killed and awaited: none outlives the work (nor the process, on Ctrl-C).
             await sink?.stop()
             await reader.stop()
+            await again?.stop()
             throw error
         }
         guard var sink else { throw ClipError.noFrames }

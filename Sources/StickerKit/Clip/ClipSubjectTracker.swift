@@ -17,8 +17,12 @@ import Synchronization
 /// refined against its own pixels (guided filter, edge colours) as a photo is. A clip whose
 /// subject never moves apart from the panned background is refused (`finish`).
 ///
-/// Causal after the first half second (held once, to decide the subject): each frame is finished
-/// as it comes, so memory does not grow with the clip. Owned by one task.
+/// Two passes over the piece: `look` (first pass, sequential, causal after the first half
+/// second, held once to decide the subject) keeps of each frame its subject's saliency (8 bits at
+/// the network's 320 px) and its background's offset; a few frames spread over the piece lay a
+/// plate of the background (`BackgroundPlate`); then `cutter(plate:)` cuts each frame out along its
+/// look (second pass, frames in parallel), correcting the alpha with the plate where it is known
+/// (`PlateMatte`). Owned by one task.
 public final class ClipSubjectTracker {
     public struct Settings: Sendable, Hashable {
         /// Frames from one full network look to the next (1: a full look at every frame).
@@ -34,12 +38,40 @@ public final class ClipSubjectTracker {
         /// apart from the background while the camera pans: `MovingSubjectCheck`) makes the clip
         /// one without a clear subject (`finish()` throws).
         public var refusesScenery = true
+        /// Whether the frames are cut out again with a plate of the background (`BackgroundPlate`,
+        /// `PlateMatte`): scenery the network finds salient leaves the subject pixel by pixel, and
+        /// the edges' alpha is solved from the compositing equation.
+        public var usesBackgroundPlate = true
+        /// Frames the plate is laid from (spread over the piece; memory: this many frames).
+        public var plateSamples = 16
+        /// How far (px at the working size) the subject of each sample is grown before the rest of
+        /// the sample is taken for background.
+        public var plateSubjectReach = 6
+        var matte = PlateMatte()
         public init() {}
+    }
+
+    /// A frame's look (first pass): what the second pass needs to cut it out.
+    public struct Look: Sendable {
+        /// Position of the frame in the order looked at (0-based).
+        public var index: Int
+        /// The subject's saliency at the network's resolution, 8 bits (a few dozen kB a frame).
+        var saliency: Mask
+        /// The background's offset since the first frame, as a fraction of the frame's sides (nil: not followed).
+        var offset: SIMD2<Float>?
+
+        static func stored(_ plane: Plane) -> Mask {
+            Mask(width: plane.width, height: plane.height, values: plane.values.map { UInt8(min(1, max(0, $0)) * 255 + 0.5) })
+        }
+
+        var saliencyPlane: Plane {
+            Plane(width: saliency.width, height: saliency.height, values: saliency.values.map { Float($0) * (1 / 255) })
+        }
     }
 
     /// One frame's cut-out at the frame's size.
     public struct FrameCutOut: Sendable {
-        /// Position of the frame in the order pushed (0-based).
+        /// Position of the frame in the order looked at (0-based).
         public var index: Int
         /// The frame with the subject's alpha and cleaned edge colours; transparent elsewhere.
         public var image: Image
@@ -70,7 +102,7 @@ public final class ClipSubjectTracker {
         self.settings = settings
     }
 
-    /// The first frame's subject, decided before the first push (`start`).
+    /// The first frame's subject, decided before the first look (`start`).
     private var primed: Plane?
     /// Salient regions of the first frame found to be scenery (`start`), at the saliency's size:
     /// carried along the background's motion, they are not taken back into the subject.
@@ -80,7 +112,7 @@ public final class ClipSubjectTracker {
     /// half second): of several salient regions, those that stay with the background while the
     /// camera pans and another region moves apart are scenery, not the subject (a flower of the
     /// background photo beside the one moving over it), and are left out from the first frame on.
-    /// Optional: without it, the first `push` decides from the first frame alone.
+    /// Optional: without it, the first `look` decides from the first frame alone.
     public func start(_ frames: [Image]) async throws(SubjectExtractionError) {
         guard last == nil, primed == nil, let first = frames.first else { return }
         var saliency = try await startTracking(first)
@@ -106,9 +138,10 @@ public final class ClipSubjectTracker {
         self.scenery = Plane(width: leaving.width, height: leaving.height, values: fringe.map { $0 ? 1 : 0 })
     }
 
-    /// The scenery of the first frame where the background has carried it, at `width`×`height`.
-    private func sceneryNow(width: Int, height: Int) -> Plane? {
-        guard let scenery, let offset = motionCheck?.backgroundOffset else { return nil }
+    /// The scenery of the first frame where the background has carried it (`offset`: a fraction of
+    /// the frame's width and height), at `width`×`height`.
+    static func scenery(_ scenery: Plane?, at offset: SIMD2<Float>?, width: Int, height: Int) -> Plane? {
+        guard let scenery, let offset else { return nil }
         let zone = scenery.width == width && scenery.height == height ? scenery : scenery.resized(width: width, height: height, filter: .area)
         let dx = Int((offset.x * Float(width)).rounded()), dy = Int((offset.y * Float(height)).rounded())
         var out = Plane(width: width, height: height)
@@ -118,8 +151,14 @@ public final class ClipSubjectTracker {
         return out
     }
 
-    /// The next frame's cut-out.
-    public func push(_ frame: Image) async throws(SubjectExtractionError) -> FrameCutOut {
+    /// The background's offset since the first frame now (a fraction of the frame's sides), when followed.
+    private var backgroundOffset: SIMD2<Float>? {
+        guard let offset = motionCheck?.backgroundOffset else { return nil }
+        return SIMD2(offset.x, offset.y)
+    }
+
+    /// The next frame's look (first pass): where its subject is, and where its background is.
+    public func look(_ frame: Image) async throws(SubjectExtractionError) -> Look {
         let index = count
         count += 1
         guard var previous = last else {
@@ -131,12 +170,12 @@ public final class ClipSubjectTracker {
                 saliency = try await startTracking(frame)
             }
             last = (saliency, SubjectMotion(saliency) ?? SubjectMotion(centerX: 0, centerY: 0, size: 1))
-            let cut = await refine(frame, saliency: saliency, index: index)
-            if settings.refusesScenery {
-                motionCheck = MovingSubjectCheck(frame: frame, mask: cut.alpha)
-                motionCheck?.followsBackground = scenery != nil
+            if settings.refusesScenery || settings.usesBackgroundPlate {
+                motionCheck = MovingSubjectCheck(frame: frame, regions: [saliency])
+                // Followed to the end when the scenery must be kept out, or the plate laid.
+                motionCheck?.followsBackground = scenery != nil || settings.usesBackgroundPlate
             }
-            return cut
+            return Look(index: index, saliency: Look.stored(saliency), offset: backgroundOffset)
         }
         let session = self.session ?? extractor.predictor.makeSession()
         self.session = session
@@ -147,7 +186,8 @@ public final class ClipSubjectTracker {
             previous.saliency = previous.saliency.resized(width: raw.width, height: raw.height, filter: .area)
             previous.motion = SubjectMotion(previous.saliency) ?? previous.motion
         }
-        var saliency = follow(raw, previous: previous.saliency, scenery: sceneryNow(width: raw.width, height: raw.height))
+        var saliency = follow(raw, previous: previous.saliency,
+                              scenery: Self.scenery(scenery, at: backgroundOffset, width: raw.width, height: raw.height))
         if let seen = SubjectMotion(saliency) {
             let weight = settings.previousWeight
             if weight > 0 {
@@ -159,15 +199,21 @@ public final class ClipSubjectTracker {
             saliency = previous.saliency
         }
         last = (saliency, SubjectMotion(saliency) ?? previous.motion)
-        let cut = await refine(frame, saliency: saliency, index: index)
-        motionCheck?.observe(frame, mask: cut.alpha)
-        return cut
+        let stored = Look.stored(saliency)
+        motionCheck?.observe(frame, mask: stored)
+        return Look(index: index, saliency: stored, offset: backgroundOffset)
+    }
+
+    /// What cuts the frames out along their looks (second pass), once the first is done.
+    func cutter(plate: BackgroundPlate? = nil) -> FrameCutter {
+        FrameCutter(extractor: extractor, scenery: scenery, plate: plate, matte: settings.matte,
+                    subjectReach: settings.plateSubjectReach)
     }
 
     /// After the last frame: throws `.noClearSubject` when the clip showed scenery (the camera
     /// panned and the subject never moved apart from the background).
     public func finish() throws(SubjectExtractionError) {
-        if let motionCheck, motionCheck.isScenery { throw .noClearSubject }
+        if settings.refusesScenery, let motionCheck, motionCheck.isScenery { throw .noClearSubject }
     }
 
     /// The first frame through the photo pipeline; returns its saliency reduced to the chosen subject.
@@ -240,35 +286,6 @@ public final class ClipSubjectTracker {
             }
         }
         return out
-    }
-
-    /// The frame cut out along `saliency`, refined against its own pixels as the photo pipeline does.
-    private func refine(_ frame: Image, saliency: Plane, index: Int) async -> FrameCutOut {
-        let refinement = extractor.refinement, bands = extractor.bands
-        let factor = max(1, (max(frame.width, frame.height) + refinement.workingDimension - 1) / refinement.workingDimension)
-        let work = await ColorPlanes.reduced(frame, factor: factor, bands: bands)
-        let magnification = max(Float(work.width) / Float(saliency.width), Float(work.height) / Float(saliency.height))
-        let radius = max(1, Int((magnification * refinement.radiusInSaliencyPixels).rounded()))
-        let coarse = saliency.resized(width: work.width, height: work.height, filter: .area)
-        let filtered = await GuidedFilter(radius: radius, epsilon: refinement.epsilon).apply(guide: work, input: coarse.values)
-        let span = max(1e-3, refinement.high - refinement.low)
-        let alpha = filtered.map { min(1, max(0, ($0 - refinement.low) / span)) }
-        let colors = await ForegroundEstimator(radii: [max(2, radius * 3), max(1, radius / 3)]).estimate(image: work, alpha: alpha)
-        let full = FullResolution(image: frame, alpha: Plane(width: work.width, height: work.height, values: alpha), factor: factor)
-        let mask = await full.mask(bands: bands)
-        var canvas = Image(width: frame.width, height: frame.height)
-        if let box = mask.bounds {
-            let cut = await full.cutOut(mask: mask, in: box, colors: colors, bands: bands)
-            canvas.pixels.withUnsafeMutableBufferPointer { out in
-                cut.pixels.withUnsafeBufferPointer { source in
-                    for y in 0..<box.height {
-                        let from = y * box.width * 4, to = ((box.y + y) * frame.width + box.x) * 4
-                        for i in 0..<(box.width * 4) { out[to + i] = source[from + i] }
-                    }
-                }
-            }
-        }
-        return FrameCutOut(index: index, image: canvas, alpha: mask)
     }
 }
 

@@ -1,0 +1,270 @@
+import BoundedConcurrency
+import Raster
+
+/// The background of a clip whose camera pans, seen whole: a "clean plate" in the first frame's
+/// coordinates, as video matting with a moving camera uses one.
+///
+/// Built from a few frames spread over the piece (`Samples`), each laid where the background's
+/// motion puts it (`MovingSubjectCheck`'s block matching, then refined here against the plate
+/// itself to an eighth of a pixel). Each plate pixel is the per-channel median of the samples that
+/// saw it with the subject elsewhere (the tracked subject, grown, is left out of each sample), so a
+/// subject that stays still for a while is never taken for background: where too few samples saw
+/// the background, or those that did disagree (water, leaves, something that came and went), the
+/// plate is unknown and the cut-out keeps the network's word there (`PlateMatte`).
+struct BackgroundPlate: Sendable {
+    /// A frame kept to build the plate.
+    struct Sample: Sendable {
+        var frame: ColorPlanes
+        /// Where the background sits: a point `p` of the first frame's background is at `p + offset` here (px).
+        var offset: SIMD2<Float>
+        /// Where the subject may be (left out), at the frame's size.
+        var subject: [Bool]
+    }
+
+    /// At most `capacity` frames spread evenly over a piece of unknown length: every `stride`-th
+    /// frame offered is kept, and when too many are, every other one goes and the stride doubles
+    /// (so between `capacity / 2` and `capacity` remain, whatever the piece's length).
+    struct Samples {
+        let capacity: Int
+        private(set) var kept: [(index: Int, sample: Sample)] = []
+        private(set) var stride = 1
+
+        init(capacity: Int = 16) { self.capacity = max(2, capacity) }
+
+        /// Whether the frame at `index` would be kept (ask before making its sample).
+        func wants(_ index: Int) -> Bool { index % stride == 0 }
+
+        mutating func add(_ sample: Sample, index: Int) {
+            guard wants(index) else { return }
+            kept.append((index, sample))
+            if kept.count > capacity {
+                stride *= 2
+                kept.removeAll { $0.index % stride != 0 }
+            }
+        }
+
+        var samples: [Sample] { kept.map(\.sample) }
+    }
+
+    let width: Int, height: Int
+    /// The first frame's point (0, 0) is the plate's (`originX`, `originY`).
+    let originX: Int, originY: Int
+    /// The background's colours (0…1), where `known`.
+    let color: ColorPlanes
+    let known: [Bool]
+    /// A background pixel's typical spread from sample to sample (median absolute deviation, 0…1).
+    let spread: Float
+
+    /// The plate of `samples` (all at one size); nil when there are too few to tell the background.
+    /// `agreeing`: samples that must have seen the background at a pixel for it to be known.
+    static func build(_ samples: [Sample], agreeing: Int = 3) async -> BackgroundPlate? {
+        guard samples.count >= max(3, agreeing) else { return nil }
+        let samples = withoutScenery(samples)
+        var plate = await laid(samples, agreeing: agreeing)
+        // The block matching placed each sample to ~0.1 px at 256 px; against the plate itself,
+        // at full size, they land to an eighth of a pixel and the plate is laid again, sharper.
+        guard let rough = plate else { return nil }
+        var aligned = samples
+        for k in aligned.indices {
+            aligned[k].offset = rough.align(aligned[k].frame, exclude: aligned[k].subject, near: aligned[k].offset)
+        }
+        plate = await laid(aligned, agreeing: agreeing)
+        return plate
+    }
+
+    /// The samples with the parts of their subject that are scenery left to the background: in a
+    /// sample where the followed subject falls apart into several regions, a region that stays
+    /// where the background puts it in every other sample that sees its place, while another
+    /// region does not, is a thing fixed in the scene (a distractor the subject passed over and
+    /// took along), as `ClipSubjectTracker.start` tells scenery in the first half second. A
+    /// subject in one piece is never split, so a subject that moves only in part keeps it all.
+    static func withoutScenery(_ samples: [Sample], step: Int = 2) -> [Sample] {
+        guard samples.count >= 4 else { return samples }
+        let fw = samples[0].frame.width, fh = samples[0].frame.height
+        var out = samples
+        for j in samples.indices {
+            let zone = samples[j].subject
+            let regions = ConnectedComponents(Plane(width: fw, height: fh, values: zone.map { $0 ? 1 : 0 }), threshold: 0.5)
+            guard regions.areas.count >= 2 else { continue }
+            // Per region and other sample: its pixels (every `step`-th) in view there, and how many fall on that sample's subject.
+            var inView = [[Int]](repeating: [Int](repeating: 0, count: samples.count), count: regions.areas.count)
+            var onSubject = inView
+            for y in Swift.stride(from: 0, to: fh, by: step) {
+                for x in Swift.stride(from: 0, to: fw, by: step) {
+                    let label = regions.labels[y * fw + x]
+                    guard label >= 0 else { continue }
+                    for k in samples.indices where k != j {
+                        let q = SIMD2(Float(x), Float(y)) - samples[j].offset + samples[k].offset
+                        let qx = Int(q.x.rounded()), qy = Int(q.y.rounded())
+                        guard qx >= 0, qy >= 0, qx < fw, qy < fh else { continue }
+                        inView[Int(label)][k] += 1
+                        if samples[k].subject[qy * fw + qx] { onSubject[Int(label)][k] += 1 }
+                    }
+                }
+            }
+            let still = regions.areas.indices.map { r -> Bool in
+                let seen = samples.indices.filter { $0 != j && inView[r][$0] * step * step * 2 >= regions.areas[r] }
+                return seen.count >= 3 && seen.allSatisfy { onSubject[r][$0] * 10 >= inView[r][$0] * 9 }
+            }
+            guard still.contains(true), still.contains(false) else { continue }
+            for i in out[j].subject.indices where regions.labels[i] >= 0 && still[Int(regions.labels[i])] { out[j].subject[i] = false }
+        }
+        return out
+    }
+
+    /// One laying of the samples at their offsets.
+    private static func laid(_ samples: [Sample], agreeing: Int) async -> BackgroundPlate? {
+        let fw = samples[0].frame.width, fh = samples[0].frame.height
+        let xs = samples.map(\.offset.x), ys = samples.map(\.offset.y)
+        guard let maxX = xs.max(), let minX = xs.min(), let maxY = ys.max(), let minY = ys.min() else { return nil }
+        let originX = Int(maxX.rounded(.up)), originY = Int(maxY.rounded(.up))
+        let width = originX + fw - Int(minX.rounded(.down)), height = originY + fh - Int(minY.rounded(.down))
+        guard width > 0, height > 0, width * height <= 16 * fw * fh else { return nil }
+        struct Rows: Sendable { var r: [Float], g: [Float], b: [Float], count: [UInt8], deviation: [Float] }
+        let parts = await concurrentMap(rowBands(height, count: 8)) { band -> Rows in
+            let n = band.count * width
+            var out = Rows(r: .init(repeating: 0, count: n), g: .init(repeating: 0, count: n), b: .init(repeating: 0, count: n),
+                           count: .init(repeating: 0, count: n), deviation: .init(repeating: .infinity, count: n))
+            var vr = [Float](repeating: 0, count: samples.count), vg = vr, vb = vr
+            for py in band {
+                for px in 0..<width {
+                    let p = SIMD2<Float>(Float(px - originX), Float(py - originY))
+                    var m = 0
+                    for s in samples {
+                        let q = p + s.offset
+                        guard q.x >= 0, q.y >= 0, q.x <= Float(fw - 1), q.y <= Float(fh - 1) else { continue }
+                        let nx = Int(q.x.rounded()), ny = Int(q.y.rounded())
+                        guard !s.subject[ny * fw + nx] else { continue }
+                        let c = s.frame.bilinear(q)
+                        vr[m] = c.x; vg[m] = c.y; vb[m] = c.z; m += 1
+                    }
+                    let o = (py - band.lowerBound) * width + px
+                    out.count[o] = UInt8(min(255, m))
+                    guard m > 0 else { continue }
+                    let mr = median(&vr, m), mg = median(&vg, m), mb = median(&vb, m)
+                    out.r[o] = mr; out.g[o] = mg; out.b[o] = mb
+                    // The largest channel's median absolute deviation: small when the samples agree.
+                    for i in 0..<m { vr[i] = abs(vr[i] - mr); vg[i] = abs(vg[i] - mg); vb[i] = abs(vb[i] - mb) }
+                    out.deviation[o] = max(median(&vr, m), median(&vg, m), median(&vb, m))
+                }
+            }
+            return out
+        }
+        let r = joinedBands(parts.map(\.r)), g = joinedBands(parts.map(\.g)), b = joinedBands(parts.map(\.b))
+        let count = joinedBands(parts.map(\.count)), deviation = joinedBands(parts.map(\.deviation))
+        // The typical deviation where enough samples saw the background: their noise (and the
+        // alignment's error); a pixel deviating far more saw different things (not a background).
+        var typical = [Float]()
+        for i in Swift.stride(from: 0, to: count.count, by: 7) where Int(count[i]) >= agreeing { typical.append(deviation[i]) }
+        guard typical.count >= 64 else { return nil }
+        let spread = max(1 / 255, select(&typical, typical.count / 2))
+        // Across a sharp edge the samples, placed at different fractions of a pixel, differ by up to
+        // half a pixel's step of colour: tolerated in proportion to the plate's own gradient there.
+        let color = ColorPlanes(width: width, height: height, red: r, green: g, blue: b)
+        let slope = PlateMatte.gradient(color, known: count.map { Int($0) >= agreeing })
+        let known = (0..<count.count).map { Int(count[$0]) >= agreeing && deviation[$0] <= 3 * spread + 0.5 * slope[$0] }
+        return BackgroundPlate(width: width, height: height, originX: originX, originY: originY,
+                               color: color, known: known, spread: spread)
+    }
+
+    /// The plate as a frame whose background sits at `offset` sees it (`width`×`height`): colours,
+    /// and where known (all four plate pixels around known).
+    func background(at offset: SIMD2<Float>, width fw: Int, height fh: Int) -> (color: ColorPlanes, known: [Bool]) {
+        let n = fw * fh
+        var r = [Float](repeating: 0, count: n), g = r, b = r
+        var seen = [Bool](repeating: false, count: n)
+        for y in 0..<fh {
+            for x in 0..<fw {
+                let q = SIMD2<Float>(Float(x), Float(y)) - offset + SIMD2(Float(originX), Float(originY))
+                guard let c = sample(q) else { continue }
+                let i = y * fw + x
+                r[i] = c.x; g[i] = c.y; b[i] = c.z; seen[i] = true
+            }
+        }
+        return (ColorPlanes(width: fw, height: fh, red: r, green: g, blue: b), seen)
+    }
+
+    /// The plate's colour at plate position `q` (bilinear), nil where not known.
+    @inline(__always)
+    private func sample(_ q: SIMD2<Float>) -> SIMD3<Float>? {
+        guard q.x >= 0, q.y >= 0, q.x < Float(width - 1), q.y < Float(height - 1) else { return nil }
+        let x0 = Int(q.x), y0 = Int(q.y), i = y0 * width + x0
+        guard known[i], known[i + 1], known[i + width], known[i + width + 1] else { return nil }
+        return color.bilinear(q)
+    }
+
+    /// `guess` refined so that `frame` matches the plate best (mean absolute difference) outside
+    /// `exclude`: a grid of half pixels within 1.5 px, then of eighths around the best.
+    func align(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
+        let fw = frame.width, fh = frame.height
+        // Every fourth pixel of every fourth row, outside the subject.
+        var points: [(p: SIMD2<Float>, c: SIMD3<Float>)] = []
+        for y in Swift.stride(from: 2, to: fh - 2, by: 4) {
+            for x in Swift.stride(from: 2, to: fw - 2, by: 4) where !exclude[y * fw + x] {
+                let i = y * fw + x
+                points.append((SIMD2(Float(x), Float(y)), SIMD3(frame.red[i], frame.green[i], frame.blue[i])))
+            }
+        }
+        guard points.count >= 200 else { return guess }
+        let origin = SIMD2(Float(originX), Float(originY))
+        func cost(_ offset: SIMD2<Float>, every: Int) -> Float {
+            var sum: Float = 0, n = 0, tried = 0
+            for point in Swift.stride(from: 0, to: points.count, by: every).lazy.map({ points[$0] }) {
+                tried += 1
+                guard let c = sample(point.p - offset + origin) else { continue }
+                let d = point.c - c
+                sum += abs(d.x) + abs(d.y) + abs(d.z); n += 1
+            }
+            return n * 4 >= tried ? sum / Float(n) : .infinity
+        }
+        // The coarse grid on a third of the points (it only has to land within a quarter pixel).
+        var best = (offset: guess, cost: Float.infinity)
+        for (step, every): (Float, Int) in [(0.5, 3), (0.125, 1)] {
+            let centre = best.offset
+            best.cost = cost(centre, every: every)
+            for j in -3...3 {
+                for i in -3...3 where i != 0 || j != 0 {
+                    let candidate = centre + SIMD2(Float(i), Float(j)) * step
+                    let c = cost(candidate, every: every)
+                    if c < best.cost { best = (candidate, c) }
+                }
+            }
+        }
+        return best.offset
+    }
+
+    /// The median of `values[0..<count]` (reorders them).
+    private static func median(_ values: inout [Float], _ count: Int) -> Float {
+        // Insertion sort: a few to a few dozen values.
+        for i in 1..<max(1, count) {
+            let v = values[i]
+            var j = i - 1
+            while j >= 0 && values[j] > v { values[j + 1] = values[j]; j -= 1 }
+            values[j + 1] = v
+        }
+        return count % 2 == 1 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2
+    }
+
+    /// The `k`-th smallest of `values` (reorders them).
+    static func select(_ values: inout [Float], _ k: Int) -> Float {
+        values.sort()
+        return values[min(max(0, k), values.count - 1)]
+    }
+}
+
+extension ColorPlanes {
+    /// The colour at `q` (bilinear; `q` within the planes, the last row and column clamped).
+    @inline(__always)
+    func bilinear(_ q: SIMD2<Float>) -> SIMD3<Float> {
+        let x0 = min(Int(q.x), width - 1), y0 = min(Int(q.y), height - 1)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let fx = q.x - Float(x0), fy = q.y - Float(y0)
+        let i00 = y0 * width + x0, i01 = y0 * width + x1, i10 = y1 * width + x0, i11 = y1 * width + x1
+        func channel(_ p: [Float]) -> Float {
+            let top = p[i00] + (p[i01] - p[i00]) * fx
+            let bottom = p[i10] + (p[i11] - p[i10]) * fx
+            return top + (bottom - top) * fy
+        }
+        return SIMD3(channel(red), channel(green), channel(blue))
+    }
+}

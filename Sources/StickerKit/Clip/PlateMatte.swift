@@ -1,0 +1,124 @@
+import Raster
+
+/// A frame's alpha corrected with the background plate seen in that frame (`BackgroundPlate`):
+///
+/// 1. `removing`: where the frame shows the plate (its colour within the frame's own noise over
+///    a 3×3 patch), the pixel is background, whatever the network said: a salient thing fixed in
+///    the scene (a flower of the background photo) leaves the subject pixel by pixel, even where it
+///    touches it. The plate is laid only from samples where the subject was elsewhere, so a match
+///    is the background itself; but a patch of the subject coloured as the background behind it
+///    would match by chance, so what would open a hole inside the followed subject (cleared pixels
+///    not reaching the frame's border through background) is given back.
+/// 2. `composited`: in the edge band, the compositing equation I = αF + (1−α)B solved for α, with
+///    B the plate and F the local foreground colour, α = (I−B)·(F−B)/|F−B|², where F and B differ
+///    enough for it to be trusted (else the network's alpha stays).
+///
+/// The frame's noise is measured on the frame itself (the median residual over confident
+/// background), so a plate that does not fit a frame (a scene that changed, a motion that is no
+/// translation) shows as a large noise and the frame keeps today's alpha.
+struct PlateMatte: Sendable, Hashable {
+    /// A 3×3 patch whose mean residual is within this many times the frame's noise shows the plate.
+    var matchFactor: Float = 2.5
+    /// How far (px) the plate may be misplaced: the match tolerates this much of its local gradient.
+    var misplacement: Float = 0.3
+    /// F and B at least this far apart (RGB distance / √3, 0…1), and 4× the noise, for α = … to be trusted.
+    var minimumContrast: Float = 0.1
+    /// The edge band: today's soft alpha grown by this many pixels.
+    var bandReach = 2
+    /// Frames noisier than this against the plate (0…1) keep today's alpha: the plate does not fit them.
+    var maximumNoise: Float = 0.05
+    /// The neighbourhood (radius, px) whose background side must match the plate, on average
+    /// within this many times the noise, for the edge's alpha to be solved there.
+    var fitRadius = 5
+    var fitFactor: Float = 2
+    /// Solved alphas this close to 0 or 1 snap to them (noise, and a textured subject's colour
+    /// around its local mean F, would otherwise leave the ends ragged).
+    var snap: Float = 0.04
+
+    /// The per-pixel residual |I − B| (RGB distance / √3), 1 where the plate is unknown.
+    static func residual(_ image: ColorPlanes, _ background: ColorPlanes, known: [Bool]) -> [Float] {
+        var out = [Float](repeating: 1, count: known.count)
+        for i in known.indices where known[i] {
+            let dr = image.red[i] - background.red[i], dg = image.green[i] - background.green[i], db = image.blue[i] - background.blue[i]
+            out[i] = ((dr * dr + dg * dg + db * db) / 3).squareRoot()
+        }
+        return out
+    }
+
+    /// Step 1: `alpha` with the pixels that show the plate cleared; nil when the plate does not fit
+    /// this frame (too little of it seen, or the frame too far from it). Also the frame's noise
+    /// and residual. `subject`: where the followed subject is (its interior is protected from holes).
+    func removing(alpha: [Float], image: ColorPlanes, background: ColorPlanes, known: [Bool], subject: [Bool])
+        -> (alpha: [Float], noise: Float, residual: [Float])? {
+        let w = image.width, h = image.height
+        let residual = Self.residual(image, background, known: known)
+        // The frame's noise: the median residual where the network is sure of background.
+        var quiet = [Float]()
+        for i in Swift.stride(from: 0, to: residual.count, by: 3) where known[i] && alpha[i] < 0.02 { quiet.append(residual[i]) }
+        guard quiet.count >= max(200, w * h / 60) else { return nil }
+        let noise = max(1 / 255, BackgroundPlate.select(&quiet, quiet.count / 2))
+        guard noise <= maximumNoise else { return nil }
+        let box = BoxFilter(width: w, height: h, radius: 1)
+        let patch = box.mean(residual)
+        // Where the background has strong edges, a placement off by a fraction of a pixel (and the
+        // plate's own interpolation) leaves a residual that is no subject: tolerated in proportion.
+        let slope = box.mean(Self.gradient(background, known: known))
+        var out = alpha, cleared = [Int]()
+        for i in out.indices where out[i] > 0 && patch[i] <= matchFactor * noise + misplacement * slope[i] {
+            out[i] = 0
+            cleared.append(i)
+        }
+        guard !cleared.isEmpty else { return (out, noise, residual) }
+        // Cleared pixels of the subject's interior (their background region never reaches the
+        // border) come back: a patch of the subject coloured as the background behind it.
+        let outside = ConnectedComponents(Plane(width: w, height: h, values: out), threshold: 0.5, inverted: true)
+        for i in cleared where subject[i] {
+            let label = outside.labels[i]
+            if label >= 0 && !outside.touchesBorder[Int(label)] { out[i] = alpha[i] }
+        }
+        return (out, noise, residual)
+    }
+
+    /// The colour gradient's size per pixel (largest channel, central differences), 0 where unknown.
+    static func gradient(_ planes: ColorPlanes, known: [Bool]) -> [Float] {
+        let w = planes.width, h = planes.height
+        var out = [Float](repeating: 0, count: w * h)
+        guard w > 2, h > 2 else { return out }
+        for y in 1..<(h - 1) {
+            for x in 1..<(w - 1) {
+                let i = y * w + x
+                guard known[i - 1], known[i + 1], known[i - w], known[i + w] else { continue }
+                func size(_ p: [Float]) -> Float { (abs(p[i + 1] - p[i - 1]) + abs(p[i + w] - p[i - w])) * 0.5 }
+                out[i] = max(size(planes.red), size(planes.green), size(planes.blue))
+            }
+        }
+        return out
+    }
+
+    /// Step 2: `alpha` solved from the compositing equation in its edge band, where F and B differ
+    /// enough and the plate fits the frame around the pixel (the background side of its
+    /// neighbourhood matches the plate: no parallax, zoom or change of light there).
+    func composited(alpha: [Float], image: ColorPlanes, foreground: ColorPlanes, background: ColorPlanes,
+                    known: [Bool], noise: Float, residual: [Float]) -> [Float] {
+        let w = image.width, h = image.height
+        let soft = Plane(width: w, height: h, values: alpha.map { $0 > 0.01 && $0 < 0.99 ? 1 : 0 })
+        let band = ClipSubjectTracker.grown(soft, by: bandReach)
+        let ground = alpha.indices.map { known[$0] && alpha[$0] < 0.02 ? Float(1) : 0 }
+        let box = BoxFilter(width: w, height: h, radius: fitRadius)
+        let groundShare = box.mean(ground), groundResidual = box.mean(residual, times: ground)
+        let contrast = max(minimumContrast, 4 * noise), fitLimit = fitFactor * noise
+        var out = alpha
+        for i in out.indices where band[i] && known[i] {
+            guard groundShare[i] >= 0.05, groundResidual[i] <= fitLimit * groundShare[i] else { continue }
+            let fb = SIMD3(foreground.red[i] - background.red[i], foreground.green[i] - background.green[i],
+                           foreground.blue[i] - background.blue[i])
+            let length2 = (fb * fb).sum()
+            guard length2 >= 3 * contrast * contrast else { continue }
+            let ib = SIMD3(image.red[i] - background.red[i], image.green[i] - background.green[i], image.blue[i] - background.blue[i])
+            let a = (ib * fb).sum() / length2
+            // Noise around 0 and 1 snaps to them (a clamp alone would bias both ends inwards).
+            out[i] = a < snap ? 0 : a > 1 - snap ? 1 : a
+        }
+        return out
+    }
+}
