@@ -59,6 +59,7 @@ import Testing
         let shadow = try #require(key.style.shadow)
         #expect(Self.labels(StickerStyle.Shadow()) == Self.labels(shadow))
         #expect(Self.labels(maker.tracking) == Self.labels(key.tracking))
+        #expect(Self.labels(PlateMatte()) == Self.labels(key.tracking.matte))
         // The maker's own settings: its predictor is the key's `engine`, its style the key's
         // `style`, its canvas the rules' canvas (set from them before every clip).
         #expect(Self.labels(maker).subtracting(["predictor", "style", "canvas", "tracking"]) == Self.labels(key.maker))
@@ -85,7 +86,10 @@ import Testing
                 + #""maximumFramesPerSecond":30,"maximumSeconds":3,"platform":"telegram"},"#
                 + ##""style":{"effect":"comic","outlineColor":"#FFFFFFFF","outlineFraction":0.02,"outlineWidth":6,"outlined":true,"##
                 + #""padding":2,"shadow":{"blurFraction":0.02,"offsetFraction":0.01,"opacity":0.35}},"#
-                + #""tracking":{"keyframeInterval":3,"previousWeight":0,"refusesScenery":true,"trackingReach":12},"version":1}"#)
+                + #""tracking":{"keyframeInterval":3,"matte":{"bandReach":2,"fitFactor":2,"fitRadius":5,"matchFactor":2.5,"#
+                + #""maximumNoise":0.05,"minimumContrast":0.1,"misplacement":0.3,"snap":0.04},"plateSamples":16,"#
+                + #""plateSubjectReach":6,"previousWeight":0,"refusesScenery":true,"trackingReach":12,"usesBackgroundPlate":true},"#
+                + #""version":1}"#)
         let name = key.diskKey(clipDigest: "c0ffee").name
         #expect(name.hasPrefix("c0ffee-clip-") && name.count == "c0ffee-clip-".count + 16, "\(name)")
     }

@@ -69,6 +69,11 @@ nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
         var previousWeight: Float
         var trackingReach: Int
         var refusesScenery: Bool
+        var usesBackgroundPlate: Bool
+        var plateSamples: Int
+        var plateSubjectReach: Int
+        /// Its own Codable: every threshold of the plate's matte, by name.
+        var matte: PlateMatte
     }
 
     init(engine: String, rules: AnimatedStickerRules, style: StickerStyle, maker: ClipStickerMaker) {
@@ -88,7 +93,9 @@ nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
                            maximumPixelCount: maker.maximumPixelCount)
         let tracking = maker.tracking
         self.tracking = Tracking(keyframeInterval: tracking.keyframeInterval, previousWeight: tracking.previousWeight,
-                                 trackingReach: tracking.trackingReach, refusesScenery: tracking.refusesScenery)
+                                 trackingReach: tracking.trackingReach, refusesScenery: tracking.refusesScenery,
+                                 usesBackgroundPlate: tracking.usesBackgroundPlate, plateSamples: tracking.plateSamples,
+                                 plateSubjectReach: tracking.plateSubjectReach, matte: tracking.matte)
     }
 
     /// The canonical text: JSON, keys sorted, no spaces. Also the entry's `identity` (a person

@@ -47,7 +47,8 @@ public final class ClipSubjectTracker {
         /// How far (px at the working size) the subject of each sample is grown before the rest of
         /// the sample is taken for background.
         public var plateSubjectReach = 6
-        var matte = PlateMatte()
+        /// How each frame's alpha is corrected with the plate (its thresholds).
+        public var matte = PlateMatte()
         public init() {}
     }
 

@@ -16,24 +16,26 @@ import Raster
 /// The frame's noise is measured on the frame itself (the median residual over confident
 /// background), so a plate that does not fit a frame (a scene that changed, a motion that is no
 /// translation) shows as a large noise and the frame keeps today's alpha.
-struct PlateMatte: Sendable, Hashable {
+public struct PlateMatte: Sendable, Hashable, Codable {
     /// A 3×3 patch whose mean residual is within this many times the frame's noise shows the plate.
-    var matchFactor: Float = 2.5
+    public var matchFactor: Float = 2.5
     /// How far (px) the plate may be misplaced: the match tolerates this much of its local gradient.
-    var misplacement: Float = 0.3
+    public var misplacement: Float = 0.3
     /// F and B at least this far apart (RGB distance / √3, 0…1), and 4× the noise, for α = … to be trusted.
-    var minimumContrast: Float = 0.1
+    public var minimumContrast: Float = 0.1
     /// The edge band: today's soft alpha grown by this many pixels.
-    var bandReach = 2
+    public var bandReach = 2
     /// Frames noisier than this against the plate (0…1) keep today's alpha: the plate does not fit them.
-    var maximumNoise: Float = 0.05
+    public var maximumNoise: Float = 0.05
     /// The neighbourhood (radius, px) whose background side must match the plate, on average
     /// within this many times the noise, for the edge's alpha to be solved there.
-    var fitRadius = 5
-    var fitFactor: Float = 2
+    public var fitRadius = 5
+    public var fitFactor: Float = 2
     /// Solved alphas this close to 0 or 1 snap to them (noise, and a textured subject's colour
     /// around its local mean F, would otherwise leave the ends ragged).
-    var snap: Float = 0.04
+    public var snap: Float = 0.04
+
+    public init() {}
 
     /// The per-pixel residual |I − B| (RGB distance / √3), 1 where the plate is unknown.
     static func residual(_ image: ColorPlanes, _ background: ColorPlanes, known: [Bool]) -> [Float] {
