@@ -12,8 +12,10 @@ public enum ClipDetection {
     public static func isClip(path: String) -> Bool {
         // Only a regular file is sniffed: opening a FIFO or a device to read its first bytes would
         // block (or consume them) before the batch and its Ctrl-C handler have started.
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        guard type == .typeRegular else {
+        // stat(2), not FileManager's attributes: those also look up the owner's and group's names
+        // (nsswitch, /etc/passwd, /etc/group) for every photo of a batch.
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             return videoExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
         }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }

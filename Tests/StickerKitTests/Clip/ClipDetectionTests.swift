@@ -1,0 +1,46 @@
+import Foundation
+import StickerKit
+import Testing
+
+@Suite("Clip detection: a file's first bytes, or its extension when it cannot be read safely")
+struct ClipDetectionTests {
+    private func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appending(path: "clip-detection-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("A file is sniffed by its first bytes, whatever its name says")
+    func regularFilesAreSniffed() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gifNamedPhoto = dir.appending(path: "photo.jpg")
+        try Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8).write(to: gifNamedPhoto)
+        let pngNamedClip = dir.appending(path: "clip.mp4")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: pngNamedClip)
+        #expect(ClipDetection.isClip(path: gifNamedPhoto.path))
+        #expect(!ClipDetection.isClip(path: pngNamedClip.path))
+    }
+
+    @Test("A symbolic link is sniffed like the file it points to")
+    func symbolicLinksAreFollowed() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appending(path: "still.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: png)
+        let link = dir.appending(path: "link.mkv")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: png)
+        #expect(!ClipDetection.isClip(path: link.path))
+    }
+
+    @Test("A FIFO or a missing file is judged by its extension, never opened")
+    func nonRegularFilesGoByExtension() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appending(path: "stream.mp4")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(ClipDetection.isClip(path: fifo.path))  // would block here if it were opened
+        #expect(!ClipDetection.isClip(path: dir.appending(path: "missing.jpg").path))
+        #expect(ClipDetection.isClip(path: dir.appending(path: "missing.gif").path))
+    }
+}
