@@ -203,7 +203,8 @@ extension StickerViewModel {
     }
 
     /// The one way a variant is made: the photo's variant with `change` applied, drawn from `base`.
-    /// The photo's bytes are read only when strokes need its pixels.
+    /// The photo's bytes are read only when strokes need its pixels (a restore: erasing alone
+    /// draws from the kept cut-out).
     private func redraw(_ id: SelectedPhoto.ID, base: VariantBase = .kept,
                         change: (inout StickerVariant) -> Void = { _ in }) async throws(VariantError) {
         guard let files = state(of: id).files else { throw .notProcessed }
@@ -214,7 +215,7 @@ extension StickerViewModel {
         case .subjects, .found: variant.subjects = nil; variant.point = nil
         }
         change(&variant)
-        let photo = variant.edits == nil ? nil : try await photoData(id)
+        let photo = variant.edits?.restores == true ? try await photoData(id) : nil
         let drawn = try await Self.draw(files, variant: variant, base: base, photo: photo)
         guard replaceFiles(of: id, with: drawn) else { throw .notProcessed }
     }
@@ -309,10 +310,13 @@ extension StickerViewModel {
         }
         var unstyled = cut.image
         if let strokes = variant.edits {
-            guard let data else { throw .nothingKept("readable photo") }
-            let photo = try decodePhoto(data, matching: cut.mask)
             let edits: CutOutEdits
             do { edits = try strokes.edits(width: cut.mask.width, height: cut.mask.height) } catch { throw .edits(error) }
+            var photo: Image?
+            if edits.needsPhoto {
+                guard let data else { throw .nothingKept("readable photo") }
+                photo = try decodePhoto(data, matching: cut.mask)
+            }
             let edited: SubjectExtractor.CutOut?
             do { edited = try edits.apply(to: cut, photo: photo) } catch { throw .edits(.wrongSize(error)) }
             guard let edited else { throw .nothingLeft }

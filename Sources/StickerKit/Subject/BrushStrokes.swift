@@ -51,6 +51,8 @@ public struct BrushStrokes: Sendable, Hashable, Codable {
     public static let maximumPixelVisits = 300e6
 
     public var isEmpty: Bool { strokes.isEmpty }
+    /// Whether any stroke restores (and so needs the photo's pixels).
+    public var restores: Bool { strokes.contains { $0.mode == .restore } }
 
     /// What can be checked without a photo: the limits above, every point a pair.
     public func validate() throws(BrushStrokesError) {

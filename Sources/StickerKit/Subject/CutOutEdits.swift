@@ -47,15 +47,20 @@ public struct CutOutEdits: Sendable, Hashable {
         return mask.width == width && mask.height == height ? mask : mask.resized(width: width, height: height, filter: .bilinear)
     }
 
+    /// Whether applying these edits needs the photo's pixels: only restored pixels take them.
+    public var needsPhoto: Bool { restore != nil }
+
     /// `cut` with these strokes applied, for a photo `photo` (the cut-out's source, oriented): alpha
     /// lowered where erased, raised where restored (restore first, so erase wins where both are
     /// painted). Restored pixels take the photo's colour; the rest keep the cut-out's cleaned edge
-    /// colours. Nil when nothing is left.
-    public func apply(to cut: SubjectExtractor.CutOut, photo: Image) throws(CutOutEditError) -> SubjectExtractor.CutOut? {
+    /// colours. Nil when nothing is left. `photo` may be nil when nothing is restored
+    /// (`needsPhoto`): erasing only lowers alpha, so every pixel left is the cut-out's own.
+    public func apply(to cut: SubjectExtractor.CutOut, photo: Image?) throws(CutOutEditError) -> SubjectExtractor.CutOut? {
         let width = cut.mask.width, height = cut.mask.height
-        guard photo.width == width, photo.height == height else {
+        if let photo, photo.width != width || photo.height != height {
             throw .wrongSize(width: photo.width, height: photo.height, expectedWidth: width, expectedHeight: height)
         }
+        if needsPhoto && photo == nil { throw .photoNeeded }
         for mask in [erase, restore].compactMap({ $0 }) where mask.width != width || mask.height != height {
             throw .wrongSize(width: mask.width, height: mask.height, expectedWidth: width, expectedHeight: height)
         }
@@ -93,7 +98,7 @@ public struct CutOutEdits: Sendable, Hashable {
                 if inOld && !restored {
                     let s = (oy * old.width + ox) * 4
                     image.pixels[t] = old.pixels[s]; image.pixels[t + 1] = old.pixels[s + 1]; image.pixels[t + 2] = old.pixels[s + 2]
-                } else {
+                } else if let photo {
                     let s = (y * width + x) * 4
                     image.pixels[t] = photo.pixels[s]; image.pixels[t + 1] = photo.pixels[s + 1]; image.pixels[t + 2] = photo.pixels[s + 2]
                 }
@@ -141,9 +146,13 @@ private struct Cover {
 public enum CutOutEditError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A painted mask whose size (aspect ratio) is not the photo's.
     case wrongSize(width: Int, height: Int, expectedWidth: Int, expectedHeight: Int)
+    /// Restore strokes given without the photo whose pixels they bring back.
+    case photoNeeded
 
     public var description: String {
         switch self {
+        case .photoNeeded:
+            "restoring needs the photo's pixels, and none were given"
         case .wrongSize(let width, let height, let expectedWidth, let expectedHeight):
             "the mask is \(width)×\(height) pixels; it must be the photo's displayed size, \(expectedWidth)×\(expectedHeight) (or the same shape)"
         }

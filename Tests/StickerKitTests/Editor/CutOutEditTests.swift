@@ -90,3 +90,14 @@ func editedStickersRestyle() async throws {
     let puffy = try #require(await edited.restyled(with: StickerStyle(effect: .puffy)))
     #expect(puffy.mask == edited.mask && puffy.image != edited.image)
 }
+
+@Test("Erasing needs no photo (the same cut-out with or without it); restoring without one is refused")
+func erasingNeedsNoPhoto() throws {
+    let (photo, cut) = scene()
+    let erase = CutOutEdits(erase: brush(150, 100, 220, 180))
+    #expect(!erase.needsPhoto)
+    #expect(try erase.apply(to: cut, photo: nil) == erase.apply(to: cut, photo: photo))
+    let restore = CutOutEdits(erase: brush(150, 100, 220, 180), restore: brush(20, 20, 60, 60))
+    #expect(restore.needsPhoto)
+    #expect(throws: CutOutEditError.photoNeeded) { try restore.apply(to: cut, photo: nil) }
+}
