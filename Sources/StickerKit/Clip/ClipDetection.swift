@@ -12,8 +12,10 @@ public enum ClipDetection {
     public static func isClip(path: String) -> Bool {
         // Only a regular file is sniffed: opening a FIFO or a device to read its first bytes would
         // block (or consume them) before the batch and its Ctrl-C handler have started.
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        guard type == .typeRegular else {
+        // lstat(2) itself, as FileManager's attributes would (a link is not followed), without the
+        // owner and group names those look up through NSS (/etc/nsswitch.conf, passwd, group) per file.
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             return videoExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
         }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
