@@ -67,14 +67,29 @@ public struct StickerPNGs: Sendable, Hashable {
                                mask: kinds.contains(.mask) ? try ImageEncoder.png(photo.sticker.mask) : nil,
                                cutOut: try cutOut.map { image throws(ImageCodecError) in try ImageEncoder.png(image) })
         case .banded:
-            let sticker = try await ImageEncoder.concurrentPNG(photo.sticker.image)
-            var gradient: Data?
-            if let picture { gradient = try await ImageEncoder.concurrentPNG(picture) }
-            let mask = kinds.contains(.mask) ? try await ImageEncoder.concurrentPNG(photo.sticker.mask) : nil
-            var cutOutPNG: Data?
-            if let cutOut { cutOutPNG = try await ImageEncoder.concurrentPNG(cutOut) }
-            return StickerPNGs(sticker: sticker, gradient: gradient, mask: mask, cutOut: cutOutPNG)
+            // The images side by side, each in its bands: a mask of a megapixel is one band, which
+            // one after the other would leave the second core idle (the bytes do not depend on it).
+            async let sticker = banded(photo.sticker.image)
+            async let gradient = banded(picture)
+            async let mask = banded(kinds.contains(.mask) ? photo.sticker.mask : nil)
+            async let cutOutPNG = banded(cutOut)
+            return StickerPNGs(sticker: try await sticker!.get(), gradient: try await gradient?.get(),
+                               mask: try await mask?.get(), cutOut: try await cutOutPNG?.get())
         }
+    }
+
+    /// `image`'s PNG in bands (nil for no image).
+    @concurrent
+    private static func banded(_ image: Image?) async -> Result<Data, ImageCodecError>? {
+        guard let image else { return nil }
+        do throws(ImageCodecError) { return .success(try await ImageEncoder.concurrentPNG(image)) } catch { return .failure(error) }
+    }
+
+    /// `mask`'s PNG in bands (nil for no mask).
+    @concurrent
+    private static func banded(_ mask: Mask?) async -> Result<Data, ImageCodecError>? {
+        guard let mask else { return nil }
+        do throws(ImageCodecError) { return .success(try await ImageEncoder.concurrentPNG(mask)) } catch { return .failure(error) }
     }
 
     /// A restyled sticker's PNGs: the sticker and its gradient picture (the same path, for a

@@ -26,37 +26,66 @@ struct SubjectRegions: Sendable {
     /// Beyond this many subjects the rest are left out (their pixels go to the nearest kept one).
     static let maximumCount = 255
 
-    /// - Parameters:
-    ///   - cleanup: its `keepFraction` decides the main subjects, as it did before subjects existed.
-    ///   - minimumFraction: a region this large (fraction of the frame) is a subject even when it is
-    ///     much smaller than the main one; smaller ones are specks (`SubjectPresence`'s own floor).
-    init(saliency: Plane, regions: ConnectedComponents, cleanup: SaliencyCleanup, minimumFraction: Float) {
-        width = saliency.width; height = saliency.height
-        let n = width * height
-        var isSubject = [Bool](repeating: false, count: regions.areas.count)
-        var masses = [Float](repeating: 0, count: regions.areas.count)
-        for i in 0..<n where regions.labels[i] >= 0 { masses[Int(regions.labels[i])] += saliency.values[i] }
-        var mainRegions = Set<Int>()
-        if let largest = regions.largest {
-            let mainArea = cleanup.minimumKeptArea(largest: regions.areas[Int(largest)])
-            let floor = Int((Float(n) * minimumFraction).rounded(.up))
-            for (r, area) in regions.areas.enumerated() {
-                if area >= mainArea { mainRegions.insert(r); isSubject[r] = true }
-                if area >= floor { isSubject[r] = true }
-            }
-        }
-        // Most saliency first; ties (identical regions) by raster order, so the order is stable.
-        var ranked = isSubject.indices.filter { isSubject[$0] }
-            .sorted { masses[$0] != masses[$1] ? masses[$0] > masses[$1] : $0 < $1 }
-        if ranked.count > Self.maximumCount {
-            for r in ranked[Self.maximumCount...] where !mainRegions.contains(r) { isSubject[r] = false }
-            ranked = ranked.filter { isSubject[$0] }
-        }
-        self.ranked = ranked
-        self.isSubject = isSubject
-        self.masses = ranked.map { masses[$0] }
-        main = ranked.indices.filter { mainRegions.contains(ranked[$0]) }
+    /// Which regions are subjects, in what order, and which are the main ones: the cheap part of
+    /// finding the subjects, and all the clean-up needs (`SaliencyCleanup.apply(to:regions:keeping:)`),
+    /// so the refinement can start while the owners and innermost cells are still being found.
+    struct Ranking: Sendable {
+        /// Per region (component numbering): whether it is a subject.
+        let isSubject: [Bool]
+        /// Subjects' region indexes, most saliency first.
+        let ranked: [Int]
+        /// Each subject's saliency mass, in rank order.
+        let masses: [Float]
+        /// Ranks of the main subjects.
+        let main: [Int]
 
+        /// - Parameters:
+        ///   - cleanup: its `keepFraction` decides the main subjects, as it did before subjects existed.
+        ///   - minimumFraction: a region this large (fraction of the frame) is a subject even when it is
+        ///     much smaller than the main one; smaller ones are specks (`SubjectPresence`'s own floor).
+        init(saliency: Plane, regions: ConnectedComponents, cleanup: SaliencyCleanup, minimumFraction: Float) {
+            let n = saliency.width * saliency.height
+            var isSubject = [Bool](repeating: false, count: regions.areas.count)
+            var masses = [Float](repeating: 0, count: regions.areas.count)
+            for i in 0..<n where regions.labels[i] >= 0 { masses[Int(regions.labels[i])] += saliency.values[i] }
+            var mainRegions = Set<Int>()
+            if let largest = regions.largest {
+                let mainArea = cleanup.minimumKeptArea(largest: regions.areas[Int(largest)])
+                let floor = Int((Float(n) * minimumFraction).rounded(.up))
+                for (r, area) in regions.areas.enumerated() {
+                    if area >= mainArea { mainRegions.insert(r); isSubject[r] = true }
+                    if area >= floor { isSubject[r] = true }
+                }
+            }
+            // Most saliency first; ties (identical regions) by raster order, so the order is stable.
+            var ranked = isSubject.indices.filter { isSubject[$0] }
+                .sorted { masses[$0] != masses[$1] ? masses[$0] > masses[$1] : $0 < $1 }
+            if ranked.count > SubjectRegions.maximumCount {
+                for r in ranked[SubjectRegions.maximumCount...] where !mainRegions.contains(r) { isSubject[r] = false }
+                ranked = ranked.filter { isSubject[$0] }
+            }
+            self.ranked = ranked
+            self.isSubject = isSubject
+            self.masses = ranked.map { masses[$0] }
+            main = ranked.indices.filter { mainRegions.contains(ranked[$0]) }
+        }
+    }
+
+    /// - Parameters: as `Ranking`'s.
+    init(saliency: Plane, regions: ConnectedComponents, cleanup: SaliencyCleanup, minimumFraction: Float) {
+        self.init(Ranking(saliency: saliency, regions: regions, cleanup: cleanup, minimumFraction: minimumFraction),
+                  width: saliency.width, height: saliency.height, regions: regions)
+    }
+
+    /// The subjects `ranking` found in `regions` of a `width`×`height` saliency, with each cell's
+    /// owner and each subject's innermost cell (the costly part: a breadth-first search and a
+    /// distance transform over the saliency's grid).
+    init(_ ranking: Ranking, width: Int, height: Int, regions: ConnectedComponents) {
+        self.width = width; self.height = height
+        ranked = ranking.ranked
+        isSubject = ranking.isSubject
+        masses = ranking.masses
+        main = ranking.main
         var rankOf = [Int](repeating: -1, count: regions.areas.count)
         for (rank, r) in ranked.enumerated() { rankOf[r] = rank }
         owners = Self.nearestOwners(width: width, height: height, labels: regions.labels, rankOf: rankOf)

@@ -20,6 +20,12 @@ struct ClipDetectionTests {
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: pngNamedClip)
         #expect(ClipDetection.isClip(path: gifNamedPhoto.path))
         #expect(!ClipDetection.isClip(path: pngNamedClip.path))
+        let mp4NamedPhoto = dir.appending(path: "clip.jpg")
+        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 0, 0]).write(to: mp4NamedPhoto)
+        let jpegNamedClip = dir.appending(path: "photo.mp4")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 12)).write(to: jpegNamedClip)
+        #expect(ClipDetection.isClip(path: mp4NamedPhoto.path))
+        #expect(!ClipDetection.isClip(path: jpegNamedClip.path))
     }
 
     @Test("A symbolic link is sniffed like the file it points to")
@@ -33,13 +39,16 @@ struct ClipDetectionTests {
         #expect(!ClipDetection.isClip(path: link.path))
     }
 
-    @Test("A FIFO or a missing file is judged by its extension, never opened")
+    @Test("A FIFO, a folder or a missing file is judged by its extension, never opened")
     func nonRegularFilesGoByExtension() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appending(path: "stream.mp4")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         #expect(ClipDetection.isClip(path: fifo.path))  // would block here if it were opened
+        let folder = dir.appending(path: "photos.webm")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        #expect(ClipDetection.isClip(path: folder.path))
         #expect(!ClipDetection.isClip(path: dir.appending(path: "missing.jpg").path))
         #expect(ClipDetection.isClip(path: dir.appending(path: "missing.gif").path))
     }
