@@ -82,6 +82,8 @@ extension ClipSubjectTracker {
                     colors.background.blue[i] = seen.color.blue[i]
                 }
             }
+            // Where the plate does not know the background: B from the smooth background nearby.
+            alpha = matte.locallyComposited(alpha: alpha, image: work, foreground: colors.foreground, skip: seen?.known)
             let full = FullResolution(image: frame, alpha: Plane(width: work.width, height: work.height, values: alpha), factor: factor)
             let mask = await full.mask(bands: bands)
             var canvas = Image(width: frame.width, height: frame.height)

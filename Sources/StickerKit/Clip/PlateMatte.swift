@@ -34,6 +34,12 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// Solved alphas this close to 0 or 1 snap to them (noise, and a textured subject's colour
     /// around its local mean F, would otherwise leave the ends ragged).
     public var snap: Float = 0.04
+    /// Where the plate is unknown (or no plate was laid), B is taken from the confident background
+    /// within `localRadius` px (its mean), where that background is smooth (it fits its own mean
+    /// as the plate must fit: `fitRadius`, `fitFactor`), in the edge band grown by `localReach`.
+    public var solvesLocally = true
+    public var localRadius = 6
+    public var localReach = 2
 
     public init() {}
 
@@ -101,10 +107,10 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// enough and the plate fits the frame around the pixel (the background side of its
     /// neighbourhood matches the plate: no parallax, zoom or change of light there).
     func composited(alpha: [Float], image: ColorPlanes, foreground: ColorPlanes, background: ColorPlanes,
-                    known: [Bool], noise: Float, residual: [Float]) -> [Float] {
+                    known: [Bool], noise: Float, residual: [Float], reach: Int? = nil) -> [Float] {
         let w = image.width, h = image.height
         let soft = Plane(width: w, height: h, values: alpha.map { $0 > 0.01 && $0 < 0.99 ? 1 : 0 })
-        let band = ClipSubjectTracker.grown(soft, by: bandReach)
+        let band = ClipSubjectTracker.grown(soft, by: reach ?? bandReach)
         let ground = alpha.indices.map { known[$0] && alpha[$0] < 0.02 ? Float(1) : 0 }
         let box = BoxFilter(width: w, height: h, radius: fitRadius)
         let groundShare = box.mean(ground), groundResidual = box.mean(residual, times: ground)
@@ -122,5 +128,39 @@ public struct PlateMatte: Sendable, Hashable, Codable {
             out[i] = a < snap ? 0 : a > 1 - snap ? 1 : a
         }
         return out
+    }
+
+    /// The compositing equation solved where the plate does not say what is behind the edge
+    /// (`skip`: pixels it solved): B is the mean of the confident background within `localRadius`,
+    /// trusted only where that background is smooth (a plain wall, sky, a gradient: its pixels
+    /// within `fitFactor` times the frame's fine noise of their own local mean), as with the plate.
+    func locallyComposited(alpha: [Float], image: ColorPlanes, foreground: ColorPlanes, skip: [Bool]?) -> [Float] {
+        guard solvesLocally else { return alpha }
+        let w = image.width, h = image.height, n = w * h
+        let ground = alpha.map { $0 < 0.02 ? Float(1) : 0 }
+        let box = BoxFilter(width: w, height: h, radius: localRadius)
+        let share = box.mean(ground)
+        let channels = [image.red, image.green, image.blue].map { box.mean($0, times: ground) }
+        var local = ColorPlanes(width: w, height: h, red: channels[0], green: channels[1], blue: channels[2])
+        var known = [Bool](repeating: false, count: n)
+        for i in 0..<n where share[i] >= 0.05 && !(skip?[i] ?? false) {
+            let k = 1 / share[i]
+            local.red[i] *= k; local.green[i] *= k; local.blue[i] *= k
+            known[i] = true
+        }
+        let residual = Self.residual(image, local, known: known)
+        // The frame's fine noise: each confident background pixel against its 3×3 mean, the median.
+        let fine = BoxFilter(width: w, height: h, radius: 1)
+        let smooth = ColorPlanes(width: w, height: h, red: fine.mean(image.red), green: fine.mean(image.green), blue: fine.mean(image.blue))
+        var quiet = [Float]()
+        for i in Swift.stride(from: 0, to: n, by: 3) where ground[i] > 0 {
+            let dr = image.red[i] - smooth.red[i], dg = image.green[i] - smooth.green[i], db = image.blue[i] - smooth.blue[i]
+            quiet.append(((dr * dr + dg * dg + db * db) / 3).squareRoot())
+        }
+        guard quiet.count >= 200 else { return alpha }
+        let noise = max(1 / 255, BackgroundPlate.select(&quiet, quiet.count / 2))
+        guard noise <= maximumNoise else { return alpha }
+        return composited(alpha: alpha, image: image, foreground: foreground, background: local, known: known,
+                          noise: noise, residual: residual, reach: localReach)
     }
 }
