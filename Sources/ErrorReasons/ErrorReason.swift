@@ -9,9 +9,12 @@ public enum ErrorReason {
         if let error = error as? POSIXError { return words(for: error.code.rawValue) }
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return words(for: Int32(nsError.code)) }
-        // Foundation wraps the system call's errno as the underlying error.
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return words(for: Int32(underlying.code))
+        // Foundation wraps the system call's errno as the underlying error: on Linux a Swift
+        // `POSIXError` (which `as? NSError` does not match), elsewhere an NSError.
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
+            if let posix = underlying as? POSIXError { return words(for: posix.code.rawValue) }
+            let bridged = underlying as NSError
+            if bridged.domain == NSPOSIXErrorDomain { return words(for: Int32(bridged.code)) }
         }
         if nsError.domain == NSCocoaErrorDomain { return cocoaWords[nsError.code] ?? nsError.localizedDescription }
         // Our own errors describe themselves in words.

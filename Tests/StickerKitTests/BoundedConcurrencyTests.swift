@@ -72,4 +72,14 @@ func errorReasonsInWords() {
     } catch {
         #expect(ErrorReason.of(error) == "no such file")
     }
+    // Foundation on Linux wraps a read's errno as a Swift POSIXError: a folder read as a file.
+    do {
+        _ = try Data(contentsOf: FileManager.default.temporaryDirectory)
+        Issue.record("read a folder as a file")
+    } catch {
+        #expect(ErrorReason.of(error) == "it is a folder")
+    }
+    let wrappedPOSIX = NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileReadUnknown.rawValue,
+                               userInfo: [NSUnderlyingErrorKey: POSIXError(.EISDIR)])
+    #expect(ErrorReason.of(wrappedPOSIX) == "it is a folder")
 }
