@@ -44,6 +44,7 @@ extension MakeCommand {
             cacheDirectory: StickerPaths.cacheDirectory(explicit: cacheDir)))
         let progress = TerminalProgress(label: "Making animated stickers")
         var inputs: [AnimatedPack.Input] = []
+        var madeFrom: [URL] = []  // the clip of each input
         let shape = style.style
         for (done, clip) in clips.enumerated() {
             progress.update(completed: done, total: clips.count)
@@ -56,6 +57,7 @@ extension MakeCommand {
                 if work.isCancelled { throw CancellationError() }
                 let made = try result.get()
                 inputs.append(.init(name: name, sticker: made.sticker, firstFrame: made.firstFrame, cached: made.cached))
+                madeFrom.append(clip)
             } catch let error as ClipError {
                 switch error {
                 case .toolMissing(let tool):
@@ -84,7 +86,9 @@ extension MakeCommand {
                                                     title: (title ?? url.deletingPathExtension().lastPathComponent) + " (animated)",
                                                     author: author, emoji: emoji, output: url)
         } catch .tooFewStickers(let count, let minimum, _) {
-            printError("\(count) animated sticker(s): a WhatsApp pack needs at least \(minimum), so no animated pack was written")
+            let reason = "\(count) animated sticker(s): a WhatsApp pack needs at least \(minimum), so no animated pack was written"
+            // Listed (and said) with the inputs left out, so `--json` says where each clip went.
+            outcome.invalid += madeFrom.map { .init(file: $0.path, reason: reason) }
         } catch {
             throw fail(error.reason, error.exitStatus)
         }

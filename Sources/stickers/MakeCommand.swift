@@ -172,7 +172,6 @@ struct MakeCommand: AsyncParsableCommand {
         for invalid in report.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
 
         guard !model.processedPhotos.isEmpty || !animated.zipInputs.isEmpty else {
-            report.invalid += animated.invalid
             report.animated = animated.report
             if json { try report.print() }
             throw fail("none of the \(photos.count + collected.missing.count) photo(s) could be made into a sticker", ExitStatus.dataError)
@@ -194,7 +193,7 @@ struct MakeCommand: AsyncParsableCommand {
                     await recordPack(URL(fileURLWithPath: pack.file), format: platform.rawValue, stickers: pack.stickers.map(\.name),
                                      identity: cache.identity)
                 }
-                try MessengerMakeReport(pack: made, invalid: report.invalid + animated.invalid, animated: animated.report).print(json: json)
+                try MessengerMakeReport(pack: made, invalid: report.invalid, animated: animated.report).print(json: json)
             } catch let error as MessengerPack.Failure {
                 throw fail(error.reason, error.exitStatus)
             } catch is CancellationError {

@@ -201,6 +201,27 @@ struct ClipCLITests {
         }
     }
 
+    @Test("make --for whatsapp with too few clips for an animated pack lists each clip once, with why, beside the still pack")
+    func tooFewClipsForWhatsApp() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Self.ladybirdClip(in: folder, seconds: 0.5)
+        let truncated = folder.appending(path: "truncated.mp4")
+        try Data(try Data(contentsOf: clip).prefix(2000)).write(to: truncated)
+        let out = folder.appending(path: "pack.wastickers")
+        let inputs = [clip.path, truncated.path] + ["coffee.png", "marigold.jpg", "ladybird.jpg"].map(Stickers.sample)
+        let run = try await Stickers.run(["make"] + inputs + ["-o", out.path, "--for", "whatsapp", "--json", "--no-cache"],
+                                         environment: ["STICKERS_MODEL": model])
+        #expect(run.status == 0, "\(run)")
+        let invalid = try #require(run.json?["invalid"] as? [[String: Any]], "\(run)")
+        #expect(invalid.compactMap { $0["file"] as? String }.sorted() == [clip.path, truncated.path].sorted(), "\(invalid)")
+        let reason = invalid.first { $0["file"] as? String == clip.path }?["reason"] as? String ?? ""
+        #expect(reason.contains("needs at least 3"), "\(reason)")
+        #expect(FileManager.default.fileExists(atPath: out.path), "the still pack is written")
+        #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "pack-animated.wastickers").path))
+    }
+
     /// The process ids whose parent is `pid` (from /proc).
     static func children(of pid: Int32) -> [Int32] {
         let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
