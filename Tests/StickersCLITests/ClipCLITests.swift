@@ -7,11 +7,11 @@ import TestSupport
 struct ClipCLITests {
     /// A 1.5 s clip of the ladybird sample (a clear subject), made by ffmpeg: a still camera, or
     /// (`panning`) one that pans across the photo, ladybird and all.
-    static func ladybirdClip(in folder: URL, seconds: Double = 1.5, panning: Bool = false) throws -> URL {
+    static func ladybirdClip(in folder: URL, seconds: Double = 1.5, panning: Bool = false) async throws -> URL {
         let ffmpeg = try NeededResource.require(Self.tool("ffmpeg"), "ffmpeg", reason: "not on PATH (apt-get install ffmpeg)")
         let clip = folder.appending(path: panning ? "pan.mp4" : "ladybird.mp4")
-        let made = try run([ffmpeg, "-v", "error", "-y", "-loop", "1", "-framerate", "20", "-t", "\(seconds)", "-i", Stickers.sample("ladybird.jpg"),
-                            "-vf", panning ? "scale=480:-2,crop=400:300:5+40*t:10" : "scale=480:-2,crop=400:300:20:10", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
+        let made = try await run([ffmpeg, "-v", "error", "-y", "-loop", "1", "-framerate", "20", "-t", "\(seconds)", "-i", Stickers.sample("ladybird.jpg"),
+                                  "-vf", panning ? "scale=480:-2,crop=400:300:5+40*t:10" : "scale=480:-2,crop=400:300:20:10", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
         try #require(made == 0, "ffmpeg could not make the test clip")
         return clip
     }
@@ -20,30 +20,14 @@ struct ClipCLITests {
         ["/usr/bin", "/usr/local/bin", "/bin"].map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// What `arguments` print on standard output.
-    static func output(of arguments: [String], in folder: URL) throws -> Data {
-        let file = folder.appending(path: "tool-output-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = try FileHandle(forWritingTo: file)
-        try process.run()
-        process.waitUntilExit()
-        return try Data(contentsOf: file)
+    /// What `arguments` print on standard output (run without holding a thread: see `ClipTools.runToEnd`).
+    static func output(of arguments: [String], in folder: URL) async throws -> Data {
+        Data(try await ClipTools.runToEnd(arguments).output.utf8)
     }
 
     @discardableResult
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        try await ClipTools.runToEnd(arguments).status
     }
 
     @Test("sticker CLIP -o OUT.webp|.webm|.png writes a looping animation and every used frame's mask at the clip's size")
@@ -51,7 +35,7 @@ struct ClipCLITests {
         let model = try await Stickers.model()
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = try Self.ladybirdClip(in: folder)
+        let clip = try await Self.ladybirdClip(in: folder)
         for ext in ["webp", "webm", "png"] {
             let out = folder.appending(path: "s.\(ext)"), masks = folder.appending(path: "masks-\(ext)")
             let run = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", masks.path, "--outline", "4"],
@@ -65,7 +49,7 @@ struct ClipCLITests {
         }
         #expect(contents(of: folder).filter { $0.hasPrefix(".") }.isEmpty, "no temporary file left")
         if let webpmux = Self.tool("webpmux") {
-            let text = String(decoding: try Self.output(of: [webpmux, "-info", folder.appending(path: "s.webp").path], in: folder.deletingLastPathComponent()), as: UTF8.self)
+            let text = String(decoding: try await Self.output(of: [webpmux, "-info", folder.appending(path: "s.webp").path], in: folder.deletingLastPathComponent()), as: UTF8.self)
             #expect(text.contains("Number of frames: 15") && text.contains("Loop Count : 0"), "\(text)")
         }
     }
@@ -75,7 +59,7 @@ struct ClipCLITests {
         let model = try await Stickers.model()
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = try Self.ladybirdClip(in: folder)
+        let clip = try await Self.ladybirdClip(in: folder)
         let out = folder.appending(path: "s.webp")
         let missing = try await Stickers.run(["sticker", clip.path, "-o", out.path],
                                              environment: ["STICKERS_MODEL": model, "STICKERS_FFMPEG_DIR": folder.appending(path: "none").path])
@@ -105,7 +89,7 @@ struct ClipCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let ffmpeg = try NeededResource.require(Self.tool("ffmpeg"), "ffmpeg", reason: "not on PATH")
         let clip = folder.appending(path: "plain.mp4")
-        try #require(try Self.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=0x5080b0:s=320x240:r=10:d=1",
+        try #require(try await Self.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=0x5080b0:s=320x240:r=10:d=1",
                                    "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path]) == 0)
         let out = folder.appending(path: "s.webm")
         let run = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", folder.appending(path: "m").path],
@@ -121,7 +105,7 @@ struct ClipCLITests {
         let model = try await Stickers.model()
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = try Self.ladybirdClip(in: folder, seconds: 8)
+        let clip = try await Self.ladybirdClip(in: folder, seconds: 8)
         let out = folder.appending(path: "s.webm")
         let seen = Locked<[Int32]>([])
         let run = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--duration", "8"], environment: ["STICKERS_MODEL": model]) { process, _ in
@@ -144,7 +128,7 @@ struct ClipCLITests {
         let model = try await Stickers.model()
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = try Self.ladybirdClip(in: folder)
+        let clip = try await Self.ladybirdClip(in: folder)
         let cache = folder.appending(path: "cache").path
         for name in ["a", "b", "c"] {
             try FileManager.default.copyItem(at: clip, to: folder.appending(path: "\(name).mp4"))
@@ -168,13 +152,13 @@ struct ClipCLITests {
             if platform == "telegram" { #expect(stickers.map { $0["cached"] as? Bool } == [false, true, true]) }
             let file = try #require(packs.first?["file"] as? String)
             let unzip = folder.appending(path: "unzipped-\(platform)")
-            try #require(try Self.run(["/usr/bin/env", "python3", "-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+            try #require(try await Self.run(["/usr/bin/env", "python3", "-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
                                        file, unzip.path]) == 0)
             let first = unzip.appending(path: try #require(stickers.first?["file"] as? String))
             switch platform {
             case "telegram":
                 let ffprobe = try NeededResource.require(Self.tool("ffprobe"), "ffprobe", reason: "not on PATH")
-                let probe = try Self.output(of: [ffprobe, "-v", "error", "-show_streams", "-show_format", "-of", "json", first.path], in: folder)
+                let probe = try await Self.output(of: [ffprobe, "-v", "error", "-show_streams", "-show_format", "-of", "json", first.path], in: folder)
                 let json = try #require(try JSONSerialization.jsonObject(with: probe) as? [String: Any])
                 let streams = try #require(json["streams"] as? [[String: Any]])
                 #expect(streams.count == 1 && streams[0]["codec_name"] as? String == "vp9")
@@ -186,12 +170,12 @@ struct ClipCLITests {
                 #expect(duration <= 3.01)
             case "whatsapp":
                 if let webpmux = Self.tool("webpmux") {
-                    let text = String(decoding: try Self.output(of: [webpmux, "-info", first.path], in: folder), as: UTF8.self)
+                    let text = String(decoding: try await Self.output(of: [webpmux, "-info", first.path], in: folder), as: UTF8.self)
                     #expect(text.contains("Canvas size: 512 x 512") && text.contains("Loop Count : 0"), "\(text)")
                 }
                 #expect(FileManager.default.fileExists(atPath: out.path), "the still pack stays apart")
             default:
-                let pillow = try Self.run(["/usr/bin/env", "python3", "-c",
+                let pillow = try await Self.run(["/usr/bin/env", "python3", "-c",
                                            "import sys; from PIL import Image; im = Image.open(sys.argv[1]); "
                                            + "assert im.format == 'PNG' and im.is_animated and max(im.size) <= 512, im.size; "
                                            + "assert sum(im.seek(i) or im.info['duration'] for i in range(im.n_frames)) <= 3000",
@@ -206,7 +190,7 @@ struct ClipCLITests {
         let model = try await Stickers.model()
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = try Self.ladybirdClip(in: folder, seconds: 0.5)
+        let clip = try await Self.ladybirdClip(in: folder, seconds: 0.5)
         let truncated = folder.appending(path: "truncated.mp4")
         try Data(try Data(contentsOf: clip).prefix(2000)).write(to: truncated)
         let out = folder.appending(path: "pack.wastickers")

@@ -57,12 +57,12 @@ struct ClipCacheTests {
     }
 
     /// Whether `file` (a Telegram pack) holds `name`.webm, a VP9 WebM with alpha (ffprobe's view).
-    static func isValidTelegramPack(_ file: URL, sticker name: String, in folder: URL) throws -> Bool {
+    static func isValidTelegramPack(_ file: URL, sticker name: String, in folder: URL) async throws -> Bool {
         let unzip = folder.appending(path: "unzipped-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: unzip) }
-        guard try ClipTools.run(["python3", "-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+        guard try await ClipTools.runToEnd(["python3", "-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
                                  file.path, unzip.path]).status == 0 else { return false }
-        let probe = try ClipTools.run([try ClipTools.require("ffprobe"), "-v", "error", "-show_streams", "-of", "json",
+        let probe = try await ClipTools.runToEnd([try ClipTools.require("ffprobe"), "-v", "error", "-show_streams", "-of", "json",
                                        unzip.appending(path: "\(name).webm").path])
         guard probe.status == 0, let json = try JSONSerialization.jsonObject(with: Data(probe.output.utf8)) as? [String: Any],
               let stream = (json["streams"] as? [[String: Any]])?.first, let tags = stream["tags"] as? [String: Any] else { return false }
@@ -74,7 +74,7 @@ struct ClipCacheTests {
         let model = try await Stickers.model()
         let place = try Place()
         defer { place.remove() }
-        let clip = try ClipCLITests.ladybirdClip(in: place.root)
+        let clip = try await ClipCLITests.ladybirdClip(in: place.root)
         let pack = place.out.appending(path: "pack.zip")
         let first = try await Stickers.run(["make", clip.path, "-o", pack.path, "--for", "telegram", "--json"],
                                            environment: place.environment(model: model))
@@ -96,7 +96,7 @@ struct ClipCacheTests {
         let model = try await Stickers.model()
         let place = try Place()
         defer { place.remove() }
-        let clip = try ClipCLITests.ladybirdClip(in: place.root)
+        let clip = try await ClipCLITests.ladybirdClip(in: place.root)
         let pack = place.out.appending(path: "pack.zip")
         let arguments = ["make", clip.path, "-o", pack.path, "--for", "telegram", "--json"]
 
@@ -118,7 +118,7 @@ struct ClipCacheTests {
             // Killed or not, no pack is half-written: there is none, or a whole, valid one.
             let written = place.out.appending(path: "pack-animated.zip")
             if FileManager.default.fileExists(atPath: written.path) {
-                #expect(try Self.isValidTelegramPack(written, sticker: "ladybird", in: place.root))
+                #expect(try await Self.isValidTelegramPack(written, sticker: "ladybird", in: place.root))
             }
         }
         // Not a timing assertion: the first kill comes while ffmpeg runs, before any pack exists.
@@ -127,7 +127,7 @@ struct ClipCacheTests {
         let clean = try await Stickers.run(arguments, environment: place.environment(model: model))
         #expect(clean.status == 0, "\(clean)")
         #expect(try Self.animatedStickers(clean).count == 1)
-        #expect(try Self.isValidTelegramPack(place.out.appending(path: "pack-animated.zip"), sticker: "ladybird", in: place.root))
+        #expect(try await Self.isValidTelegramPack(place.out.appending(path: "pack-animated.zip"), sticker: "ladybird", in: place.root))
         #expect(Self.leftovers(place).isEmpty, "left behind: \(Self.leftovers(place))")
     }
 
@@ -136,7 +136,7 @@ struct ClipCacheTests {
         let model = try await Stickers.model()
         let place = try Place()
         defer { place.remove() }
-        let clip = try ClipCLITests.ladybirdClip(in: place.root)
+        let clip = try await ClipCLITests.ladybirdClip(in: place.root)
         let pack = place.out.appending(path: "pack.zip")
         let arguments = ["make", clip.path, Stickers.sample("ladybird.jpg"), "-o", pack.path, "--json"]
         let first = try await Stickers.run(arguments, environment: place.environment(model: model))
@@ -149,7 +149,7 @@ struct ClipCacheTests {
         if let webpmux = ClipCLITests.tool("webpmux") {
             let saved = place.root.appending(path: "clip.webp")
             try webp.write(to: saved)
-            let info = String(decoding: try ClipCLITests.output(of: [webpmux, "-info", saved.path], in: place.root), as: UTF8.self)
+            let info = String(decoding: try await ClipCLITests.output(of: [webpmux, "-info", saved.path], in: place.root), as: UTF8.self)
             #expect(info.contains("Features present: animation") && info.contains("Loop Count : 0"), "\(info)")
         }
         #expect(!FileManager.default.fileExists(atPath: place.out.appending(path: "pack-animated.zip").path), "no pack of its own")
@@ -167,11 +167,11 @@ struct ClipCacheTests {
         let model = try await Stickers.model()
         let place = try Place()
         defer { place.remove() }
-        let clip = try ClipCLITests.ladybirdClip(in: place.root)
+        let clip = try await ClipCLITests.ladybirdClip(in: place.root)
         let shortFolder = place.root.appending(path: "short")
         try FileManager.default.createDirectory(at: shortFolder, withIntermediateDirectories: true)
         let short = shortFolder.appending(path: "short.mp4")
-        try FileManager.default.moveItem(at: try ClipCLITests.ladybirdClip(in: shortFolder, seconds: 1), to: short)
+        try FileManager.default.moveItem(at: try await ClipCLITests.ladybirdClip(in: shortFolder, seconds: 1), to: short)
 
         // A one-byte limit: every make's trim evicts all it may, so an entry another process
         // still reads is only kept if eviction really spares it.

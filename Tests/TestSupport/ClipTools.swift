@@ -39,6 +39,34 @@ public enum ClipTools {
                 String(decoding: try Data(contentsOf: URL(fileURLWithPath: scratch.path + ".err")), as: UTF8.self))
     }
 
+    /// Runs `arguments` (through /usr/bin/env) to the end without holding a thread while it runs:
+    /// `Process.waitUntilExit` blocks one of the few cooperative threads, and a test process whose
+    /// threads all wait so starves whatever else it serves (an in-process fake server timed out
+    /// so). Standard output and error.
+    @discardableResult
+    public static func runToEnd(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let scratch = FileManager.default.temporaryDirectory.appending(path: "clip-tool-\(UUID().uuidString)")
+        let out = URL(fileURLWithPath: scratch.path + ".out"), err = URL(fileURLWithPath: scratch.path + ".err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        let ended = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in ended.continuation.yield(); ended.continuation.finish() }
+        try process.run()
+        for await _ in ended.stream {}
+        return (process.terminationStatus, String(decoding: try Data(contentsOf: out), as: UTF8.self),
+                String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+
     /// A test clip made by ffmpeg: a red disc moving left to right over a grey, slowly shifting
     /// ground, `seconds` long at `fps`.
     public static func movingDisc(in folder: URL, name: String = "disc.mp4", width: Int = 160, height: Int = 120,
