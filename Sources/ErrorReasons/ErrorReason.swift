@@ -9,6 +9,8 @@ public enum ErrorReason {
         if let error = error as? POSIXError { return words(for: error.code.rawValue) }
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return words(for: Int32(nsError.code)) }
+        // A Cocoa code that says what happened, in the file's story, before the errno beneath it.
+        if nsError.domain == NSCocoaErrorDomain, let words = cocoaWords[nsError.code] { return words }
         // Foundation wraps the system call's errno as the underlying error: on Linux a Swift
         // `POSIXError` (which `as? NSError` does not match), elsewhere an NSError.
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
@@ -16,7 +18,7 @@ public enum ErrorReason {
             let bridged = underlying as NSError
             if bridged.domain == NSPOSIXErrorDomain { return words(for: Int32(bridged.code)) }
         }
-        if nsError.domain == NSCocoaErrorDomain { return cocoaWords[nsError.code] ?? nsError.localizedDescription }
+        if nsError.domain == NSCocoaErrorDomain { return nsError.localizedDescription }
         // Our own errors describe themselves in words.
         return String(describing: error)
     }
@@ -30,6 +32,7 @@ public enum ErrorReason {
         case ENOENT: "no such file"
         case EROFS: "read-only file system"
         case EISDIR: "it is a folder"
+        case EEXIST: "a file of that name already exists"
         case ENOTDIR: "a part of the path is not a folder"
         case EDQUOT: "disk quota exceeded"
         case EIO: "input/output error"
