@@ -16,27 +16,15 @@ public enum ClipTools {
         try NeededResource.require(path(tool), tool, reason: "not on PATH (apt-get install ffmpeg webp)")
     }
 
-    /// Runs `arguments` to the end; standard output and error.
+    /// Runs `arguments` to the end; standard output and error. Blocks its thread: from async
+    /// tests use `runToEnd`.
     @discardableResult
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "clip-tool-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
-        _ = FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: scratch.path + ".out")
-            try? FileManager.default.removeItem(atPath: scratch.path + ".err")
-        }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".err"))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus,
-                String(decoding: try Data(contentsOf: URL(fileURLWithPath: scratch.path + ".out")), as: UTF8.self),
-                String(decoding: try Data(contentsOf: URL(fileURLWithPath: scratch.path + ".err")), as: UTF8.self))
+        let child = try Child(arguments)
+        defer { child.remove() }
+        try child.process.run()
+        child.process.waitUntilExit()
+        return try child.outcome()
     }
 
     /// Runs `arguments` (through /usr/bin/env) to the end without holding a thread while it runs:
@@ -45,26 +33,44 @@ public enum ClipTools {
     /// so). Standard output and error.
     @discardableResult
     public static func runToEnd(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        let child = try Child(arguments)
+        defer { child.remove() }
+        let ended = AsyncStream<Void>.makeStream()
+        child.process.terminationHandler = { _ in ended.continuation.yield(); ended.continuation.finish() }
+        try child.process.run()
+        for await _ in ended.stream {}
+        return try child.outcome()
+    }
+
+    /// A child process through /usr/bin/env, its output and errors to files (a chatty tool never
+    /// blocks on a full pipe).
+    private struct Child {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "clip-tool-\(UUID().uuidString)")
-        let out = URL(fileURLWithPath: scratch.path + ".out"), err = URL(fileURLWithPath: scratch.path + ".err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer {
+        let out: URL
+        let err: URL
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            let scratch = FileManager.default.temporaryDirectory.appending(path: "clip-tool-\(UUID().uuidString)")
+            out = URL(fileURLWithPath: scratch.path + ".out")
+            err = URL(fileURLWithPath: scratch.path + ".err")
+            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: out)
+            process.standardError = try FileHandle(forWritingTo: err)
+            process.standardInput = FileHandle.nullDevice
+        }
+
+        func outcome() throws -> (status: Int32, output: String, errors: String) {
+            (process.terminationStatus, String(decoding: try Data(contentsOf: out), as: UTF8.self),
+             String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        }
+
+        func remove() {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: err)
         }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        let ended = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in ended.continuation.yield(); ended.continuation.finish() }
-        try process.run()
-        for await _ in ended.stream {}
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 
     /// A test clip made by ffmpeg: a red disc moving left to right over a grey, slowly shifting
