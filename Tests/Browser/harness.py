@@ -2,12 +2,19 @@
 test_* function once, prints ok/FAIL lines and the closing 'N passed, N failed' line CI reads, and
 keeps a screenshot of each failure in /tmp."""
 import os
+import shutil
 import sys
+import tempfile
 import traceback
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+
+
+# Chromium's own temporary folders (its profile, its singleton socket's folder) go here and are
+# removed with it: quit() ends Chromium before it cleans up, and each run left one in /tmp.
+SCRATCH = tempfile.mkdtemp(prefix="stickers-browser-")
 
 
 def make_driver():
@@ -17,7 +24,9 @@ def make_driver():
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1280,900"):
         options.add_argument(argument)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    options.add_argument(f"--user-data-dir={os.path.join(SCRATCH, 'profile')}")
+    service = Service("/usr/bin/chromedriver", env={**os.environ, "TMPDIR": SCRATCH})
+    return webdriver.Chrome(service=service, options=options)
 
 
 def run_tests(namespace):
@@ -28,6 +37,7 @@ def run_tests(namespace):
         driver = make_driver()
     except Exception:
         traceback.print_exc()
+        shutil.rmtree(SCRATCH, ignore_errors=True)
         print(f"0 passed, {len(tests)} failed")
         sys.exit(1)
     try:
@@ -46,5 +56,6 @@ def run_tests(namespace):
                     pass
     finally:
         driver.quit()
+        shutil.rmtree(SCRATCH, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
