@@ -37,7 +37,7 @@ import TestSupport
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let clip = try ClipTools.movingDisc(in: folder)
+        let clip = try await ClipTools.movingDisc(in: folder)
         let store = try StickerLibrary(folder: folder.appending(path: "data"))
         let service = Self.service(folder, store: store)
         try await service.add([.init(name: "disc", data: try Data(contentsOf: clip))])
@@ -64,7 +64,7 @@ import TestSupport
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let clip = try ClipTools.movingDisc(in: folder)
+        let clip = try await ClipTools.movingDisc(in: folder)
         let first = Self.service(folder, store: nil)
         try await first.add([.init(name: "disc", data: try Data(contentsOf: clip))])
         await Self.processAll(first)
@@ -87,11 +87,11 @@ import TestSupport
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let clip = try ClipTools.movingDisc(in: folder)
+        let clip = try await ClipTools.movingDisc(in: folder)
         let bytes = try Data(contentsOf: clip)
         let ffmpeg = try ClipTools.require("ffmpeg")
         let blank = folder.appending(path: "blank.mp4")
-        try #require(try ClipTools.run([ffmpeg, "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=10:d=1",
+        try #require(try await ClipTools.runToEnd([ffmpeg, "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=10:d=1",
                                         "-c:v", "libx264", "-pix_fmt", "yuv420p", blank.path]).status == 0)
         let service = Self.service(folder, store: nil)
         try await service.add([.init(name: "blank", data: try Data(contentsOf: blank)),
@@ -115,7 +115,7 @@ import TestSupport
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let clip = try ClipTools.movingDisc(in: folder)
+        let clip = try await ClipTools.movingDisc(in: folder)
         let service = Self.service(folder, store: nil)
         try await service.add([.init(name: "photo", data: Data("photo".utf8)), .init(name: "disc", data: try Data(contentsOf: clip))])
         await Self.processAll(service)
@@ -125,11 +125,11 @@ import TestSupport
         let pack = try await service.zipPack()
         let saved = folder.appending(path: pack.fileName)
         try pack.data.write(to: saved)
-        let listing = try ClipTools.run(["unzip", "-Z1", saved.path])
+        let listing = try await ClipTools.runToEnd(["unzip", "-Z1", saved.path])
         #expect(Set(listing.output.split(separator: "\n").map(String.init))
                 == ["photo.sticker.png", "photo.gradient.png", "disc.sticker.webp", "palettes.json", "manifest.json"], "\(listing.output)")
         let extracted = folder.appending(path: "extracted.webp")
-        #expect(try ClipTools.run(["unzip", "-o", "-j", saved.path, "disc.sticker.webp", "-d", folder.path]).status == 0)
+        #expect(try await ClipTools.runToEnd(["unzip", "-o", "-j", saved.path, "disc.sticker.webp", "-d", folder.path]).status == 0)
         try FileManager.default.moveItem(at: folder.appending(path: "disc.sticker.webp"), to: extracted)
         #expect(try Data(contentsOf: extracted) == shown, "the pack's clip is the card's animated WebP")
     }
@@ -139,7 +139,7 @@ import TestSupport
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let clip = try ClipTools.movingDisc(in: folder)
+        let clip = try await ClipTools.movingDisc(in: folder)
         let service = Self.service(folder, store: nil)
         try await service.add([.init(name: "disc", data: try Data(contentsOf: clip))])
         await Self.processAll(service)
@@ -147,7 +147,7 @@ import TestSupport
         #expect(pack.fileName == "stickers-animated.zip")
         let saved = folder.appending(path: pack.fileName)
         try pack.data.write(to: saved)
-        let listing = try ClipTools.run(["unzip", "-l", saved.path])
+        let listing = try await ClipTools.runToEnd(["unzip", "-l", saved.path])
         #expect(listing.output.contains("disc.webm"), "\(listing.output)")
         await #expect(throws: ServiceError.self) { _ = try await service.messengerPack(for: .telegram) }
     }

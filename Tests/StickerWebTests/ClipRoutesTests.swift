@@ -21,7 +21,7 @@ import TestSupport
         let folder = FileManager.default.temporaryDirectory.appending(path: "stickers-clip-routes-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = try Data(contentsOf: try ClipTools.movingDisc(in: folder))
+        let clip = try Data(contentsOf: try await ClipTools.movingDisc(in: folder))
         try await withWebApp(limits: WebLimits(maxUploadBytes: 4 << 20, maxPhotos: 5), clipStickers: Self.clipStickers(folder)) { client in
             let uploaded = try await client.upload(clip, name: "disc.mp4", contentType: "video/mp4")
             #expect(uploaded.status == .created, "\(uploaded.errorMessage ?? "")")
@@ -51,7 +51,7 @@ import TestSupport
             #expect(pack.status == .ok, "\(pack.errorMessage ?? "")")
             let zip = folder.appending(path: "pack.zip")
             try Data(buffer: pack.body).write(to: zip)
-            #expect(try ClipTools.run(["unzip", "-l", zip.path]).output.contains("disc.webm"))
+            #expect(try await ClipTools.runToEnd(["unzip", "-l", zip.path]).output.contains("disc.webm"))
             // The still pack has no stills to hold.
             let still = try await client.execute(uri: "/api/stickers/pack/telegram", method: .get)
             #expect(still.status == .conflict, "\(still.status)")
@@ -63,7 +63,7 @@ import TestSupport
         let folder = FileManager.default.temporaryDirectory.appending(path: "stickers-clip-routes-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = try Data(contentsOf: try ClipTools.movingDisc(in: folder))
+        let clip = try Data(contentsOf: try await ClipTools.movingDisc(in: folder))
         try await withWebApp(limits: WebLimits(maxUploadBytes: 4 << 20, maxPhotos: 5)) { client in
             let (body, _) = (ByteBuffer(bytes: clip), 0)
             let uploaded = try await client.execute(uri: "/api/stickers/photos?name=disc.mp4", method: .post,

@@ -16,21 +16,10 @@ public enum ClipTools {
         try NeededResource.require(path(tool), tool, reason: "not on PATH (apt-get install ffmpeg webp)")
     }
 
-    /// Runs `arguments` to the end; standard output and error. Blocks its thread: from async
-    /// tests use `runToEnd`.
-    @discardableResult
-    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let child = try Child(arguments)
-        defer { child.remove() }
-        try child.process.run()
-        child.process.waitUntilExit()
-        return try child.outcome()
-    }
-
-    /// Runs `arguments` (through /usr/bin/env) to the end without holding a thread while it runs:
-    /// `Process.waitUntilExit` blocks one of the few cooperative threads, and a test process whose
-    /// threads all wait so starves whatever else it serves (an in-process fake server timed out
-    /// so). Standard output and error.
+    /// Runs `arguments` (through /usr/bin/env) to the end without holding a thread while it runs
+    /// (there is no blocking variant): `Process.waitUntilExit` blocks one of the few cooperative
+    /// threads, and a test process whose threads all wait so starves whatever else it serves (an
+    /// in-process fake server timed out so). Standard output and error.
     @discardableResult
     public static func runToEnd(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
         let child = try Child(arguments)
@@ -76,7 +65,7 @@ public enum ClipTools {
     /// A test clip made by ffmpeg: a red disc moving left to right over a grey, slowly shifting
     /// ground, `seconds` long at `fps`.
     public static func movingDisc(in folder: URL, name: String = "disc.mp4", width: Int = 160, height: Int = 120,
-                           fps: Int = 20, seconds: Double = 1) throws -> URL {
+                           fps: Int = 20, seconds: Double = 1) async throws -> URL {
         let ffmpeg = try require("ffmpeg")
         let url = folder.appending(path: name)
         let disc = "geq=r='if(lt(hypot(X-(20+T*90),Y-60),22),230,110+X/8)':g='if(lt(hypot(X-(20+T*90),Y-60),22),30,110+X/8)':b='if(lt(hypot(X-(20+T*90),Y-60),22),30,110+X/8)'"
@@ -84,13 +73,13 @@ public enum ClipTools {
                          "-vf", disc]
         arguments += name.hasSuffix(".gif") ? [] : ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18"]
         arguments.append(url.path)
-        let made = try run(arguments)
+        let made = try await runToEnd(arguments)
         try #require(made.status == 0, "ffmpeg could not make the test clip: \(made.errors)")
         return url
     }
 
     /// Pillow's view of an animated image: frame count, per-frame durations, size, loop.
-    public static func pillowInfo(_ file: URL) throws -> [String: Any] {
+    public static func pillowInfo(_ file: URL) async throws -> [String: Any] {
         let script = """
         import json, sys
         from PIL import Image
@@ -100,7 +89,7 @@ public enum ClipTools {
         print(json.dumps(dict(format=im.format, frames=getattr(im, 'n_frames', 1), animated=getattr(im, 'is_animated', False),
                               size=list(im.size), durations=durations, loop=im.info.get('loop'), mode=im.mode)))
         """
-        let result = try run(["python3", "-c", script, file.path])
+        let result = try await runToEnd(["python3", "-c", script, file.path])
         try #require(result.status == 0, "Pillow cannot read \(file.lastPathComponent): \(result.errors)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     }

@@ -21,30 +21,30 @@ struct ClipStickerTests {
     }
 
     @Test("An animated WebP is read by webpmux and Pillow: looping forever, every frame and its duration")
-    func animatedWebP() throws {
+    func animatedWebP() async throws {
         let webpmux = try ClipTools.require("webpmux")
         var writer = AnimatedWebPWriter(width: 64, height: 48)
         for k in 0..<3 { try writer.add(Self.frame(k), milliseconds: [67, 66, 70][k], settings: .lossy(quality: 80)) }
         let file = try scratch().appending(path: "a.webp")
         try writer.data().write(to: file)
-        let info = try ClipTools.run([webpmux, "-info", file.path])
+        let info = try await ClipTools.runToEnd([webpmux, "-info", file.path])
         #expect(info.status == 0, "\(info.errors)")
         #expect(info.output.contains("Canvas size: 64 x 48"))
         #expect(info.output.contains("Loop Count : 0"))
         #expect(info.output.contains("Number of frames: 3"))
         for duration in [67, 66, 70] { #expect(info.output.contains(" \(duration) "), "\(info.output)") }
-        let pillow = try ClipTools.pillowInfo(file)
+        let pillow = try await ClipTools.pillowInfo(file)
         #expect(pillow["frames"] as? Int == 3)
         #expect(pillow["size"] as? [Int] == [64, 48])
     }
 
     @Test("An APNG is read by Pillow with its frames, durations and endless loop")
-    func animatedPNG() throws {
+    func animatedPNG() async throws {
         var writer = AnimatedPNGWriter(width: 64, height: 48)
         for k in 0..<4 { try writer.add(Self.frame(k), milliseconds: 100) }
         let file = try scratch().appending(path: "a.png")
         try writer.data().write(to: file)
-        let pillow = try ClipTools.pillowInfo(file)
+        let pillow = try await ClipTools.pillowInfo(file)
         #expect(pillow["format"] as? String == "PNG")
         #expect(pillow["frames"] as? Int == 4)
         #expect(pillow["animated"] as? Bool == true)
@@ -138,7 +138,7 @@ struct ClipStickerTests {
     @Test("A subject followed across a clip keeps a steady mask that moves with it")
     func steadyMasks() async throws {
         let folder = try scratch()
-        let clip = try ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
         var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
         maker.maximumFramesPerSecond = 20
         let masks = MaskLog()
@@ -165,7 +165,7 @@ struct ClipStickerTests {
         let square = "lt(abs(\(u)-70),16)*lt(abs(Y-60),16)"
         let ground = "110+20*sin(\(u)/4)*sin(Y/5)"
         let geq = "geq=r='if(\(square),230,\(ground))':g='if(\(square),30,\(ground))':b='if(\(square),30,\(ground))'"
-        try #require(try ClipTools.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=1.5", "-vf", geq,
+        try #require(try await ClipTools.runToEnd([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=1.5", "-vf", geq,
                                         "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", clip.path]).status == 0)
         let maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
         let output = folder.appending(path: "out.webp")
@@ -177,7 +177,7 @@ struct ClipStickerTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
         // The same scene with the camera still keeps its subject (a still camera proves nothing).
         let stillClip = folder.appending(path: "still.mp4")
-        try #require(try ClipTools.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=1.5",
+        try #require(try await ClipTools.runToEnd([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=1.5",
                                         "-vf", geq.replacingOccurrences(of: "T*30", with: "0"),
                                         "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", stillClip.path]).status == 0)
         let summary = try await maker.make(clip: stillClip, piece: ClipPiece(), format: .webp(quality: 80), output: output)
@@ -187,7 +187,7 @@ struct ClipStickerTests {
     @Test("Frames stream from ffmpeg one at a time at the size asked; closing early stops ffmpeg")
     func frameReader() async throws {
         let folder = try scratch()
-        let clip = try ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
         let info = try await ClipInfo.probe(clip)
         #expect(info.width == 160 && info.height == 120 && abs(info.framesPerSecond - 20) < 0.01)
         let reader = try ClipFrameReader(clip: clip, info: info, piece: ClipPiece(duration: 10), width: 80, height: 60)
@@ -211,7 +211,7 @@ struct ClipStickerTests {
     @Test("A truncated clip is unreadable, named as such, and makes no sticker")
     func truncatedClip() async throws {
         let folder = try scratch()
-        let clip = try ClipTools.movingDisc(in: folder)
+        let clip = try await ClipTools.movingDisc(in: folder)
         let bytes = try Data(contentsOf: clip)
         let cut = folder.appending(path: "cut.mp4")
         try bytes.prefix(bytes.count / 3).write(to: cut)
@@ -227,7 +227,7 @@ struct ClipStickerTests {
           arguments: ["webp", "png", "webm"])
     func everyFormat(_ ext: String) async throws {
         let folder = try scratch()
-        let clip = try ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
         var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: StickerStyle())
         maker.maximumFramesPerSecond = 10
         let output = folder.appending(path: "out.\(ext)")
@@ -247,12 +247,12 @@ struct ClipStickerTests {
         switch ext {
         case "webm":
             let ffprobe = try ClipTools.require("ffprobe")
-            let probe = try ClipTools.run([ffprobe, "-v", "error", "-show_streams", "-show_format", "-of", "json", output.path])
+            let probe = try await ClipTools.runToEnd([ffprobe, "-v", "error", "-show_streams", "-show_format", "-of", "json", output.path])
             #expect(probe.output.contains("\"codec_name\": \"vp9\""))
             #expect(probe.output.contains("\"alpha_mode\": \"1\""))
             #expect(!probe.output.contains("\"codec_type\": \"audio\""))
         default:
-            let pillow = try ClipTools.pillowInfo(output)
+            let pillow = try await ClipTools.pillowInfo(output)
             #expect(pillow["frames"] as? Int == 10)
             #expect(pillow["size"] as? [Int] == [summary.width, summary.height])
         }
@@ -263,7 +263,7 @@ struct ClipStickerTests {
         let folder = try scratch()
         let ffmpeg = try ClipTools.require("ffmpeg")
         let clip = folder.appending(path: "grey.mp4")
-        try #require(try ClipTools.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=96x64:r=10:d=1",
+        try #require(try await ClipTools.runToEnd([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=96x64:r=10:d=1",
                                         "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path]).status == 0)
         let maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
         let output = folder.appending(path: "out.webp")
