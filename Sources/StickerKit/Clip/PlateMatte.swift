@@ -13,6 +13,10 @@ import Raster
 ///    B the plate and F the local foreground colour, α = (I−B)·(F−B)/|F−B|², where F and B differ
 ///    enough for it to be trusted (else the network's alpha stays).
 ///
+/// Clearing pixel by pixel leaves crumbs where a textured background's match falls just outside the
+/// tolerance (a background flower's petals): parts of the alpha cut apart that are far smaller than
+/// the subject, and joined to it before the clearing (`crumbShare`), go too.
+///
 /// The frame's noise is measured on the frame itself (the median residual over confident
 /// background), so a plate that does not fit a frame (a scene that changed, a motion that is no
 /// translation) shows as a large noise and the frame keeps today's alpha.
@@ -31,6 +35,9 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// within this many times the noise, for the edge's alpha to be solved there.
     public var fitRadius = 5
     public var fitFactor: Float = 2
+    /// After clearing, the parts of the alpha (above ½, 8-connected) smaller than this share of the
+    /// largest part are background too, with their soft rim (0: kept).
+    public var crumbShare: Float = 0.05
     /// Solved alphas this close to 0 or 1 snap to them (noise, and a textured subject's colour
     /// around its local mean F, would otherwise leave the ends ragged).
     public var snap: Float = 0.04
@@ -84,7 +91,35 @@ public struct PlateMatte: Sendable, Hashable, Codable {
             let label = outside.labels[i]
             if label >= 0 && !outside.touchesBorder[Int(label)] { out[i] = alpha[i] }
         }
-        return (out, noise, residual)
+        return (withoutCrumbs(out, before: alpha, width: w, height: h), noise, residual)
+    }
+
+    /// `alpha` without the crumbs the clearing left: its parts (above ½) smaller than `crumbShare` of
+    /// the largest that were not parts of their own before the clearing (`before`: a part the network
+    /// saw apart stays), and their soft rim (within 2 px of them, farther than 3 px from a kept part).
+    func withoutCrumbs(_ alpha: [Float], before: [Float], width w: Int, height h: Int) -> [Float] {
+        guard crumbShare > 0 else { return alpha }
+        let parts = ConnectedComponents(Plane(width: w, height: h, values: alpha), threshold: 0.5)
+        guard parts.areas.count > 1, let largest = parts.areas.max() else { return alpha }
+        var small = parts.areas.map { Float($0) < crumbShare * Float(largest) }
+        guard small.contains(true) else { return alpha }
+        // A small part whose pixels were a small part before the clearing too is the network's own.
+        let old = ConnectedComponents(Plane(width: w, height: h, values: before), threshold: 0.5)
+        let oldLargest = old.areas.max() ?? 0
+        for i in parts.labels.indices where parts.labels[i] >= 0 && small[Int(parts.labels[i])] {
+            let label = old.labels[i]
+            if label >= 0 && Float(old.areas[Int(label)]) < crumbShare * Float(oldLargest) { small[Int(parts.labels[i])] = false }
+        }
+        guard small.contains(true) else { return alpha }
+        var crumbs = [Float](repeating: 0, count: w * h), kept = crumbs
+        for i in parts.labels.indices where parts.labels[i] >= 0 {
+            if small[Int(parts.labels[i])] { crumbs[i] = 1 } else { kept[i] = 1 }
+        }
+        let rim = ClipSubjectTracker.grown(Plane(width: w, height: h, values: crumbs), by: 2)
+        let near = ClipSubjectTracker.grown(Plane(width: w, height: h, values: kept), by: 3)
+        var out = alpha
+        for i in out.indices where rim[i] && !near[i] { out[i] = 0 }
+        return out
     }
 
     /// The colour gradient's size per pixel (largest channel, central differences), 0 where unknown.
