@@ -149,4 +149,33 @@ struct ClipSceneryTests {
         #expect(blob / Float(blobPixels) < 0.1, "the blob's alpha: \(blob / Float(blobPixels))")
         #expect(square / Float(squarePixels) > 0.9, "the square's alpha: \(square / Float(squarePixels))")
     }
+
+    /// Samples of a 40×30 frame (no pan) whose subject zone is `boxes` (x0, y0, x1, y1, ends excluded).
+    static func sample(_ boxes: [(Int, Int, Int, Int)]) -> BackgroundPlate.Sample {
+        let w = 40, h = 30
+        var zone = [Bool](repeating: false, count: w * h)
+        for (x0, y0, x1, y1) in boxes { for y in y0..<y1 { for x in x0..<x1 { zone[y * w + x] = true } } }
+        let planes = ColorPlanes(width: w, height: h, red: .init(repeating: 0.5, count: w * h),
+                                 green: .init(repeating: 0.5, count: w * h), blue: .init(repeating: 0.5, count: w * h))
+        return BackgroundPlate.Sample(frame: planes, offset: .zero, subject: zone)
+    }
+
+    @Test("A piece is scenery only if its place stays on the subject: a piece that leaves it in one sample stays subject")
+    func sceneryNeedsItsPlaceKept() {
+        let fixed = (4, 4, 12, 12)
+        // Sample 0: the subject in two pieces, the fixed one apart; in the others joined to a moving part.
+        func joined(_ k: Int) -> (Int, Int, Int, Int) { (12, 4 + k, 30, 14 + k) }
+        let apart = Self.sample([fixed, (22, 16, 36, 26)])
+        var samples = [apart] + (1...5).map { Self.sample([fixed, joined($0)]) }
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == false, "the fixed piece is scenery")
+        // The network missed a third of it in one sample (the subject in front): still scenery.
+        samples[3] = Self.sample([(4, 4, 12, 9), joined(3)])
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == false, "a piece partly missed once is still scenery")
+        // It left its place in one sample (a part of the subject that moves, or stops for a while): subject.
+        samples[3] = Self.sample([(20, 4, 28, 12), joined(3)])
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == true, "a piece that moved once is the subject")
+        // A subject in one piece is never split, however still a part of it stays.
+        let whole = [Self.sample([fixed, (12, 4, 20, 12)])] + (1...5).map { Self.sample([fixed, joined($0)]) }
+        #expect(BackgroundPlate.withoutScenery(whole)[0].subject[8 * 40 + 8] == true)
+    }
 }
