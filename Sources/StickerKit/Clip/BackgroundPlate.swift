@@ -95,7 +95,8 @@ struct BackgroundPlate: Sendable {
             view.subject = zip(before[j], samples[j].subject).map { was, now in !(was && !now) }
             return view
         }
-        guard views.contains(where: { $0.subject.contains(false) }), let scenery = await laid(views, agreeing: 1, least: 8) else { return samples }
+        guard views.contains(where: { $0.subject.contains(false) }),
+              let scenery = await laid(views, agreeing: 1, least: 8) else { return samples }
         let (factor, misplacement) = sceneryMatch
         let box = BoxFilter(width: fw, height: fh, radius: 1)
         var out = samples
