@@ -57,27 +57,69 @@ struct BackgroundPlate: Sendable {
 
     /// The plate of `samples` (all at one size); nil when there are too few to tell the background.
     /// `agreeing`: samples that must have seen the background at a pixel for it to be known.
-    static func build(_ samples: [Sample], agreeing: Int = 3) async -> BackgroundPlate? {
+    /// `spreadsScenery`: scenery told apart in some samples (`withoutScenery`) is looked for, by
+    /// its colour, in the samples where it is joined to the subject too (`withSceneryShown`).
+    static func build(_ samples: [Sample], agreeing: Int = 3, spreadsScenery: Bool = true) async -> BackgroundPlate? {
         guard samples.count >= max(3, agreeing) else { return nil }
-        let samples = withoutScenery(samples)
-        var plate = await laid(samples, agreeing: agreeing)
+        let cleared = withoutScenery(samples)
         // The block matching placed each sample to ~0.1 px at 256 px; against the plate itself,
         // at full size, they land to an eighth of a pixel and the plate is laid again, sharper.
-        guard let rough = plate else { return nil }
-        var aligned = samples
+        guard let rough = await laid(cleared, agreeing: agreeing) else { return nil }
+        var aligned = cleared
         for k in aligned.indices {
             aligned[k].offset = rough.align(aligned[k].frame, exclude: aligned[k].subject, near: aligned[k].offset)
         }
-        plate = await laid(aligned, agreeing: agreeing)
-        return plate
+        if spreadsScenery {
+            aligned = await withSceneryShown(aligned, before: samples.map(\.subject), noise: rough.spread)
+        }
+        return await laid(aligned, agreeing: agreeing)
+    }
+
+    /// How close (times the plate's spread, plus a share of the scenery's own gradient for a
+    /// misplacement) a 3×3 patch must be to the scenery's colour to show the scenery.
+    static let sceneryMatch: (factor: Float, misplacement: Float) = (4, 0.5)
+
+    /// `samples` (placed) with the scenery that `withoutScenery` found in some of them (the pixels
+    /// of `before`, their subjects before it, that it left to the background) shown in all: the
+    /// scenery's colours are laid in the first frame's coordinates from the samples where it was
+    /// apart, and in every sample the pixels of the subject's zone whose 3×3 patch matches them
+    /// (within `sceneryMatch` of the plate's `noise`) are that scenery again, joined to the subject
+    /// there, and go to the background. A subject in front of the scenery differs from it and stays.
+    /// Without this a distractor apart from the subject in fewer samples than the plate needs to
+    /// agree stays unknown in the plate, and joined to the subject in the cut-out.
+    static func withSceneryShown(_ samples: [Sample], before: [[Bool]], noise: Float) async -> [Sample] {
+        let fw = samples[0].frame.width, fh = samples[0].frame.height
+        // Each sample as a view of its scenery alone (all else left out, as a subject is).
+        let views = samples.indices.map { j -> Sample in
+            var view = samples[j]
+            view.subject = zip(before[j], samples[j].subject).map { was, now in !(was && !now) }
+            return view
+        }
+        guard views.contains(where: { $0.subject.contains(false) }),
+              let scenery = await laid(views, agreeing: 1, least: 8) else { return samples }
+        let (factor, misplacement) = sceneryMatch
+        let box = BoxFilter(width: fw, height: fh, radius: 1)
+        var out = samples
+        for k in samples.indices {
+            let seen = scenery.background(at: samples[k].offset, width: fw, height: fh)
+            guard seen.known.contains(true) else { continue }
+            let patch = box.mean(PlateMatte.residual(samples[k].frame, seen.color, known: seen.known))
+            let slope = box.mean(PlateMatte.gradient(seen.color, known: seen.known))
+            for i in out[k].subject.indices where out[k].subject[i] && seen.known[i]
+                && patch[i] <= factor * noise + misplacement * slope[i] {
+                out[k].subject[i] = false
+            }
+        }
+        return out
     }
 
     /// The samples with the parts of their subject that are scenery left to the background: in a
     /// sample where the followed subject falls apart into several regions, a region that stays
-    /// where the background puts it in every other sample that sees its place, while another
-    /// region does not, is a thing fixed in the scene (a distractor the subject passed over and
-    /// took along), as `ClipSubjectTracker.start` tells scenery in the first half second. A
-    /// subject in one piece is never split, so a subject that moves only in part keeps it all.
+    /// where the background puts it in the other samples that see its place (on their subject),
+    /// while another region does not, is a thing fixed in the scene (a distractor the subject
+    /// passed over and took along), as `ClipSubjectTracker.start` tells scenery in the first half
+    /// second. A subject in one piece is never split, so a subject that moves only in part keeps
+    /// it all.
     static func withoutScenery(_ samples: [Sample], step: Int = 2) -> [Sample] {
         guard samples.count >= 4 else { return samples }
         let fw = samples[0].frame.width, fh = samples[0].frame.height
@@ -104,7 +146,11 @@ struct BackgroundPlate: Sendable {
             }
             let still = regions.areas.indices.map { r -> Bool in
                 let seen = samples.indices.filter { $0 != j && inView[r][$0] * step * step * 2 >= regions.areas[r] }
-                return seen.count >= 3 && seen.allSatisfy { onSubject[r][$0] * 10 >= inView[r][$0] * 9 }
+                // On the subject for 9 in 10 of its pixels over those samples, and at least half in
+                // each: the network may miss part of a fixed thing where the subject passes in front
+                // of it, while a part that moves leaves its place in some sample.
+                let on = seen.reduce(0) { $0 + onSubject[r][$1] }, all = seen.reduce(0) { $0 + inView[r][$1] }
+                return seen.count >= 3 && on * 10 >= all * 9 && seen.allSatisfy { onSubject[r][$0] * 2 >= inView[r][$0] }
             }
             guard still.contains(true), still.contains(false) else { continue }
             for i in out[j].subject.indices where regions.labels[i] >= 0 && still[Int(regions.labels[i])] { out[j].subject[i] = false }
@@ -113,7 +159,8 @@ struct BackgroundPlate: Sendable {
     }
 
     /// One laying of the samples at their offsets.
-    private static func laid(_ samples: [Sample], agreeing: Int) async -> BackgroundPlate? {
+    /// `least`: pixels (of every 7th) seen by enough samples for the plate's spread to be told.
+    private static func laid(_ samples: [Sample], agreeing: Int, least: Int = 64) async -> BackgroundPlate? {
         let fw = samples[0].frame.width, fh = samples[0].frame.height
         let xs = samples.map(\.offset.x), ys = samples.map(\.offset.y)
         guard let maxX = xs.max(), let minX = xs.min(), let maxY = ys.max(), let minY = ys.min() else { return nil }
@@ -156,7 +203,7 @@ struct BackgroundPlate: Sendable {
         // alignment's error); a pixel deviating far more saw different things (not a background).
         var typical = [Float]()
         for i in Swift.stride(from: 0, to: count.count, by: 7) where Int(count[i]) >= agreeing { typical.append(deviation[i]) }
-        guard typical.count >= 64 else { return nil }
+        guard typical.count >= least else { return nil }
         let spread = max(1 / 255, select(&typical, typical.count / 2))
         // Across a sharp edge the samples, placed at different fractions of a pixel, differ by up to
         // half a pixel's step of colour: tolerated in proportion to the plate's own gradient there.

@@ -1,0 +1,181 @@
+import Foundation
+import Raster
+@testable import StickerKit
+import Testing
+
+/// `PannedScene`'s ground and blob (a thing fixed in the scene), with the moving square joined to
+/// the blob in every frame but the first two: the network's look takes both as one subject, and
+/// only two samples show the blob apart (fewer than the plate needs to agree on a pixel).
+struct JoinedScene {
+    static let width = PannedScene.width, height = PannedScene.height, frames = 12
+    static let side: Float = 30
+
+    /// The blob's centre in frame `k`.
+    static func blob(_ k: Int) -> SIMD2<Float> {
+        SIMD2(PannedScene.blob.x, PannedScene.blob.y) + PannedScene.offset(k)
+    }
+
+    /// The square's top-left corner in frame `k`: 14 px right of the blob in frames 0 and 1, then
+    /// over its right side (8 to 14 px of it), moving up and down.
+    static func square(_ k: Int) -> SIMD2<Float> {
+        let b = blob(k), r = PannedScene.blob.r
+        let x = k < 2 ? b.x + r + 14 : b.x + r - 8 - 2 * Float(k % 4)
+        return SIMD2(x, b.y - 15 + 3 * Float(k % 3) - (k < 2 ? 8 : 0))
+    }
+
+    static func coverage(_ x: Int, _ y: Int, _ k: Int) -> Float {
+        let corner = square(k)
+        func overlap(_ p: Int, _ start: Float) -> Float { max(0, min(Float(p + 1), start + side) - max(Float(p), start)) }
+        return overlap(x, corner.x) * overlap(y, corner.y)
+    }
+
+    static func frame(_ k: Int) -> (image: Image, alpha: [Float]) {
+        var image = Image(width: width, height: height)
+        var alpha = [Float](repeating: 0, count: width * height)
+        var seed: UInt32 = 54_321 &+ UInt32(k) &* 7_919
+        for y in 0..<height {
+            for x in 0..<width {
+                let g = PannedScene.ground(Float(x) + 0.5 - PannedScene.offset(k).x, Float(y) + 0.5 - PannedScene.offset(k).y)
+                let a = coverage(x, y, k)
+                let f = SIMD3<Float>(40, 90 + 60 * sin(Float(x + y) / 5), 210)
+                var c = g * (1 - a) + f * a
+                seed = seed &* 1_103_515_245 &+ 12_345
+                c += SIMD3(repeating: Float(Int(seed >> 16) % 7 - 3))
+                let clamped = c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
+                image[x, y] = RGBA8(r: UInt8(clamped.x), g: UInt8(clamped.y), b: UInt8(clamped.z), a: 255)
+                alpha[y * width + x] = a
+            }
+        }
+        return (image, alpha)
+    }
+
+    /// The network-like look: square and blob salient (one region where they touch), at 40×30.
+    static func look(_ k: Int) -> ClipSubjectTracker.Look {
+        var plane = Plane(width: 40, height: 30)
+        let corner = square(k), b = blob(k)
+        for y in 0..<30 {
+            for x in 0..<40 {
+                let px = Float(x) * 3 + 1.5, py = Float(y) * 3 + 1.5
+                let inSquare = px > corner.x - 1.5 && px < corner.x + side + 1.5 && py > corner.y - 1.5 && py < corner.y + side + 1.5
+                let inBlob = hypot(px - b.x, py - b.y) < PannedScene.blob.r + 1.5
+                plane[x, y] = inSquare || inBlob ? 1 : 0
+            }
+        }
+        let fraction = (PannedScene.offset(k) + SIMD2(0.3, -0.2)) / SIMD2(Float(width), Float(height))
+        return ClipSubjectTracker.Look(index: k, saliency: ClipSubjectTracker.Look.stored(plane), offset: fraction)
+    }
+
+    /// Whether pixel (x, y) of frame `k` is well inside the blob and off the square.
+    static func onBlobAlone(_ x: Int, _ y: Int, _ k: Int) -> Bool {
+        let b = blob(k)
+        return hypot(Float(x) + 0.5 - b.x, Float(y) + 0.5 - b.y) < PannedScene.blob.r - 1.5 && coverage(x, y, k) == 0
+            && Float(x) < square(k).x - 2
+    }
+}
+
+@Suite("Clips: scenery joined to the subject")
+struct ClipSceneryTests {
+    func cutter(plate: BackgroundPlate?) -> ClipSubjectTracker.FrameCutter {
+        ClipSubjectTracker.FrameCutter(extractor: SubjectExtractor(predictor: ContrastSaliency(), style: .plain),
+                                       scenery: nil, plate: plate, matte: PlateMatte(), subjectReach: 3)
+    }
+
+    func samples() async throws -> [BackgroundPlate.Sample] {
+        let plain = cutter(plate: nil)
+        var samples: [BackgroundPlate.Sample] = []
+        for k in 0..<JoinedScene.frames {
+            samples.append(try #require(await plain.plateSample(JoinedScene.frame(k).image, look: JoinedScene.look(k))))
+        }
+        return samples
+    }
+
+    @Test("Scenery apart from the subject in two samples is known in the plate where it is joined in the others")
+    func sceneryJoinedIsKnown() async throws {
+        let samples = try await samples()
+        let spread = try #require(await BackgroundPlate.build(samples, spreadsScenery: true))
+        let alone = try #require(await BackgroundPlate.build(samples, spreadsScenery: false))
+        let k = 6
+        let offset = PannedScene.offset(k)
+        var known: (spread: Int, alone: Int) = (0, 0), pixels = 0, errors: [Float] = []
+        let seenSpread = spread.background(at: offset, width: JoinedScene.width, height: JoinedScene.height)
+        let seenAlone = alone.background(at: offset, width: JoinedScene.width, height: JoinedScene.height)
+        for y in 0..<JoinedScene.height {
+            for x in 0..<JoinedScene.width where JoinedScene.onBlobAlone(x, y, k) {
+                let i = y * JoinedScene.width + x
+                pixels += 1
+                if seenAlone.known[i] { known.alone += 1 }
+                if seenSpread.known[i] {
+                    known.spread += 1
+                    errors.append(abs(seenSpread.color.red[i] - 250 / 255) + abs(seenSpread.color.blue[i] - 30 / 255))
+                }
+            }
+        }
+        #expect(pixels > 50)
+        #expect(known.alone * 5 < pixels, "without: \(known.alone) of \(pixels) blob pixels known")
+        #expect(known.spread * 5 > pixels * 4, "with: \(known.spread) of \(pixels) blob pixels known")
+        #expect((errors.max() ?? 1) < 0.1, "the blob's own colour: \(errors.max() ?? 1)")
+        // The square (the subject) never enters the plate: where the plate is known on it, it is the ground.
+        var squareErrors: [Float] = []
+        for y in 0..<JoinedScene.height {
+            for x in 0..<JoinedScene.width where JoinedScene.coverage(x, y, k) == 1 && seenSpread.known[y * JoinedScene.width + x] {
+                let i = y * JoinedScene.width + x
+                let truth = PannedScene.ground(Float(x) + 0.5 - offset.x, Float(y) + 0.5 - offset.y) / 255
+                squareErrors.append(abs(seenSpread.color.red[i] - truth.x) + abs(seenSpread.color.blue[i] - truth.z))
+            }
+        }
+        squareErrors.sort()
+        #expect(squareErrors.isEmpty || squareErrors[squareErrors.count * 9 / 10] < 0.15, "the plate under the square is the ground")
+    }
+
+    @Test("Scenery joined to the subject leaves the cut-out, and the subject over it stays")
+    func sceneryJoinedLeavesTheCutOut() async throws {
+        let samples = try await samples()
+        let plate = try #require(await BackgroundPlate.build(samples))
+        let plated = cutter(plate: plate)
+        var blob: Float = 0, blobPixels = 0, square: Float = 0, squarePixels = 0
+        for k in 2..<JoinedScene.frames {
+            let (image, truth) = JoinedScene.frame(k)
+            let alpha = await plated.cut(image, look: JoinedScene.look(k)).alpha
+            for y in 0..<JoinedScene.height {
+                for x in 0..<JoinedScene.width {
+                    let i = y * JoinedScene.width + x
+                    let a = Float(alpha.values[i]) / 255
+                    if JoinedScene.onBlobAlone(x, y, k) { blob += a; blobPixels += 1 }
+                    if truth[i] == 1 { square += a; squarePixels += 1 }
+                }
+            }
+        }
+        #expect(blobPixels > 0 && squarePixels > 0)
+        #expect(blob / Float(blobPixels) < 0.1, "the blob's alpha: \(blob / Float(blobPixels))")
+        #expect(square / Float(squarePixels) > 0.9, "the square's alpha: \(square / Float(squarePixels))")
+    }
+
+    /// Samples of a 40×30 frame (no pan) whose subject zone is `boxes` (x0, y0, x1, y1, ends excluded).
+    static func sample(_ boxes: [(Int, Int, Int, Int)]) -> BackgroundPlate.Sample {
+        let w = 40, h = 30
+        var zone = [Bool](repeating: false, count: w * h)
+        for (x0, y0, x1, y1) in boxes { for y in y0..<y1 { for x in x0..<x1 { zone[y * w + x] = true } } }
+        let planes = ColorPlanes(width: w, height: h, red: .init(repeating: 0.5, count: w * h),
+                                 green: .init(repeating: 0.5, count: w * h), blue: .init(repeating: 0.5, count: w * h))
+        return BackgroundPlate.Sample(frame: planes, offset: .zero, subject: zone)
+    }
+
+    @Test("A piece is scenery only if its place stays on the subject: a piece that leaves it in one sample stays subject")
+    func sceneryNeedsItsPlaceKept() {
+        let fixed = (4, 4, 12, 12)
+        // Sample 0: the subject in two pieces, the fixed one apart; in the others joined to a moving part.
+        func joined(_ k: Int) -> (Int, Int, Int, Int) { (12, 4 + k, 30, 14 + k) }
+        let apart = Self.sample([fixed, (22, 16, 36, 26)])
+        var samples = [apart] + (1...5).map { Self.sample([fixed, joined($0)]) }
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == false, "the fixed piece is scenery")
+        // The network missed a third of it in one sample (the subject in front): still scenery.
+        samples[3] = Self.sample([(4, 4, 12, 9), joined(3)])
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == false, "a piece partly missed once is still scenery")
+        // It left its place in one sample (a part of the subject that moves, or stops for a while): subject.
+        samples[3] = Self.sample([(20, 4, 28, 12), joined(3)])
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == true, "a piece that moved once is the subject")
+        // A subject in one piece is never split, however still a part of it stays.
+        let whole = [Self.sample([fixed, (12, 4, 20, 12)])] + (1...5).map { Self.sample([fixed, joined($0)]) }
+        #expect(BackgroundPlate.withoutScenery(whole)[0].subject[8 * 40 + 8] == true)
+    }
+}
