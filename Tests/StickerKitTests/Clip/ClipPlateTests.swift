@@ -31,14 +31,20 @@ struct PannedScene {
     }
 
     static func frame(_ k: Int) -> (image: Image, alpha: [Float]) {
+        composite(k, seed: 12_345) { x, y in coverage(x, y, k) }
+    }
+
+    /// Frame `k`: a blue, striped foreground of the given per-pixel coverage over the panned
+    /// ground, with a little noise (from `seed`), and its true alpha.
+    static func composite(_ k: Int, seed: UInt32, coverage: (Int, Int) -> Float) -> (image: Image, alpha: [Float]) {
         var image = Image(width: width, height: height)
         var alpha = [Float](repeating: 0, count: width * height)
-        var seed: UInt32 = 12_345 &+ UInt32(k) &* 7_919
+        var seed: UInt32 = seed &+ UInt32(k) &* 7_919
         for y in 0..<height {
             for x in 0..<width {
                 // Bilinear pan: the ground sampled at the pixel's centre, moved back by the offset.
                 let g = ground(Float(x) + 0.5 - offset(k).x, Float(y) + 0.5 - offset(k).y)
-                let a = coverage(x, y, k)
+                let a = coverage(x, y)
                 let f = SIMD3<Float>(40, 90 + 60 * sin(Float(x + y) / 5), 210)
                 var c = g * (1 - a) + f * a
                 seed = seed &* 1_103_515_245 &+ 12_345
@@ -52,12 +58,14 @@ struct PannedScene {
     }
 
     /// A network-like look: the square and the blob salient (merged where they touch), soft, at 40×30.
-    static func look(_ k: Int) -> ClipSubjectTracker.Look {
+    static func look(_ k: Int) -> ClipSubjectTracker.Look { look(k, square: square(k)) }
+
+    /// The look of frame `k` with the square's corner at `corner`.
+    static func look(_ k: Int, square corner: SIMD2<Float>) -> ClipSubjectTracker.Look {
         var plane = Plane(width: 40, height: 30)
         for y in 0..<30 {
             for x in 0..<40 {
                 let px = Float(x) * 3 + 1.5, py = Float(y) * 3 + 1.5
-                let corner = square(k)
                 let inSquare = px > corner.x - 1.5 && px < corner.x + side + 1.5 && py > corner.y - 1.5 && py < corner.y + side + 1.5
                 let inBlob = hypot(px - offset(k).x - blob.x, py - offset(k).y - blob.y) < blob.r + 1.5
                 plane[x, y] = inSquare || inBlob ? 1 : 0

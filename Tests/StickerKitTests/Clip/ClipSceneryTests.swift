@@ -8,7 +8,7 @@ import Testing
 /// only two samples show the blob apart (fewer than the plate needs to agree on a pixel).
 struct JoinedScene {
     static let width = PannedScene.width, height = PannedScene.height, frames = 12
-    static let side: Float = 30
+    static let side = PannedScene.side
 
     /// The blob's centre in frame `k`.
     static func blob(_ k: Int) -> SIMD2<Float> {
@@ -30,40 +30,11 @@ struct JoinedScene {
     }
 
     static func frame(_ k: Int) -> (image: Image, alpha: [Float]) {
-        var image = Image(width: width, height: height)
-        var alpha = [Float](repeating: 0, count: width * height)
-        var seed: UInt32 = 54_321 &+ UInt32(k) &* 7_919
-        for y in 0..<height {
-            for x in 0..<width {
-                let g = PannedScene.ground(Float(x) + 0.5 - PannedScene.offset(k).x, Float(y) + 0.5 - PannedScene.offset(k).y)
-                let a = coverage(x, y, k)
-                let f = SIMD3<Float>(40, 90 + 60 * sin(Float(x + y) / 5), 210)
-                var c = g * (1 - a) + f * a
-                seed = seed &* 1_103_515_245 &+ 12_345
-                c += SIMD3(repeating: Float(Int(seed >> 16) % 7 - 3))
-                let clamped = c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
-                image[x, y] = RGBA8(r: UInt8(clamped.x), g: UInt8(clamped.y), b: UInt8(clamped.z), a: 255)
-                alpha[y * width + x] = a
-            }
-        }
-        return (image, alpha)
+        PannedScene.composite(k, seed: 54_321) { x, y in coverage(x, y, k) }
     }
 
     /// The network-like look: square and blob salient (one region where they touch), at 40×30.
-    static func look(_ k: Int) -> ClipSubjectTracker.Look {
-        var plane = Plane(width: 40, height: 30)
-        let corner = square(k), b = blob(k)
-        for y in 0..<30 {
-            for x in 0..<40 {
-                let px = Float(x) * 3 + 1.5, py = Float(y) * 3 + 1.5
-                let inSquare = px > corner.x - 1.5 && px < corner.x + side + 1.5 && py > corner.y - 1.5 && py < corner.y + side + 1.5
-                let inBlob = hypot(px - b.x, py - b.y) < PannedScene.blob.r + 1.5
-                plane[x, y] = inSquare || inBlob ? 1 : 0
-            }
-        }
-        let fraction = (PannedScene.offset(k) + SIMD2(0.3, -0.2)) / SIMD2(Float(width), Float(height))
-        return ClipSubjectTracker.Look(index: k, saliency: ClipSubjectTracker.Look.stored(plane), offset: fraction)
-    }
+    static func look(_ k: Int) -> ClipSubjectTracker.Look { PannedScene.look(k, square: square(k)) }
 
     /// Whether pixel (x, y) of frame `k` is well inside the blob and off the square.
     static func onBlobAlone(_ x: Int, _ y: Int, _ k: Int) -> Bool {
