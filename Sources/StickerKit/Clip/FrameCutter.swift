@@ -58,7 +58,7 @@ extension ClipSubjectTracker {
             var alpha = filtered.map { min(1, max(0, ($0 - refinement.low) / span)) }
 
             // The plate as this frame sees it, placed to an eighth of a pixel against the frame itself.
-            var seen: (color: ColorPlanes, known: [Bool], noise: Float, residual: [Float])?
+            var seen: (color: ColorPlanes, known: [Bool], noise: Float, residual: [Float])?, fading: [Float]?
             if let plate, let offset = look.offset {
                 let subject = subject(of: look)
                 let zone = subjectZone(subject, width: work.width, height: work.height)
@@ -69,6 +69,7 @@ extension ClipSubjectTracker {
                                                 subject: followed) {
                     alpha = removed.alpha
                     seen = (background.color, background.known, removed.noise, removed.residual)
+                    fading = removed.fading
                 }
             }
             var colors = await ForegroundEstimator(radii: [max(2, radius * 3), max(1, radius / 3)]).estimate(image: work, alpha: alpha)
@@ -84,6 +85,8 @@ extension ClipSubjectTracker {
             }
             // Where the plate does not know the background: B from the smooth background nearby.
             alpha = matte.locallyComposited(alpha: alpha, image: work, foreground: colors.foreground, skip: seen?.known)
+            // Pixels near the clearing's tolerance fade rather than flip from frame to frame.
+            alpha = PlateMatte.faded(alpha, by: fading)
             let full = FullResolution(image: frame, alpha: Plane(width: work.width, height: work.height, values: alpha), factor: factor)
             let mask = await full.mask(bands: bands)
             var canvas = Image(width: frame.width, height: frame.height)

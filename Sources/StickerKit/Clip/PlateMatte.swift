@@ -41,6 +41,12 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// Solved alphas this close to 0 or 1 snap to them (noise, and a textured subject's colour
     /// around its local mean F, would otherwise leave the ends ragged).
     public var snap: Float = 0.04
+    /// Outside the followed subject, a patch whose residual is above the clearing's tolerance but
+    /// below this many times it is background in part: its final alpha is scaled by how far the
+    /// residual is along that ramp (`fading`), instead of kept whole. A cut at the tolerance flips
+    /// with each frame's noise where a textured background's match hovers about it (the plate's
+    /// flower petals): the ramp makes that decision steady from frame to frame (1: no ramp).
+    public var clearingRamp: Float = 2
     /// Where the plate is unknown (or no plate was laid), B is taken from the confident background
     /// within `localRadius` px (its mean), where that background is smooth (it fits its own mean
     /// as the plate must fit: `fitRadius`, `fitFactor`), in the edge band grown by `localReach`.
@@ -62,9 +68,10 @@ public struct PlateMatte: Sendable, Hashable, Codable {
 
     /// Step 1: `alpha` with the pixels that show the plate cleared; nil when the plate does not fit
     /// this frame (too little of it seen, or the frame too far from it). Also the frame's noise
-    /// and residual. `subject`: where the followed subject is (its interior is protected from holes).
+    /// and residual, and the clearing's ramp (`clearingRamp`; nil: nothing on it) for `faded`.
+    /// `subject`: where the followed subject is (its interior is protected from holes, and not faded).
     func removing(alpha: [Float], image: ColorPlanes, background: ColorPlanes, known: [Bool], subject: [Bool])
-        -> (alpha: [Float], noise: Float, residual: [Float])? {
+        -> (alpha: [Float], noise: Float, residual: [Float], fading: [Float]?)? {
         let w = image.width, h = image.height
         let residual = Self.residual(image, background, known: known)
         // The frame's noise: the median residual where the network is sure of background.
@@ -78,12 +85,18 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         // Where the background has strong edges, a placement off by a fraction of a pixel (and the
         // plate's own interpolation) leaves a residual that is no subject: tolerated in proportion.
         let slope = box.mean(Self.gradient(background, known: known))
-        var out = alpha, cleared = [Int]()
-        for i in out.indices where out[i] > 0 && patch[i] <= matchFactor * noise + misplacement * slope[i] {
-            out[i] = 0
-            cleared.append(i)
+        var out = alpha, cleared = [Int](), fading: [Float]?
+        for i in out.indices where out[i] > 0 {
+            let tolerance = matchFactor * noise + misplacement * slope[i]
+            if patch[i] <= tolerance {
+                out[i] = 0
+                cleared.append(i)
+            } else if clearingRamp > 1, !subject[i], patch[i] < clearingRamp * tolerance {
+                if fading == nil { fading = [Float](repeating: 1, count: out.count) }
+                fading?[i] = (patch[i] - tolerance) / ((clearingRamp - 1) * tolerance)
+            }
         }
-        guard !cleared.isEmpty else { return (out, noise, residual) }
+        guard !cleared.isEmpty else { return (out, noise, residual, fading) }
         // Cleared pixels of the subject's interior (their background region never reaches the
         // border) come back: a patch of the subject coloured as the background behind it.
         let outside = ConnectedComponents(Plane(width: w, height: h, values: out), threshold: 0.5, inverted: true)
@@ -91,7 +104,16 @@ public struct PlateMatte: Sendable, Hashable, Codable {
             let label = outside.labels[i]
             if label >= 0 && !outside.touchesBorder[Int(label)] { out[i] = alpha[i] }
         }
-        return (withoutCrumbs(out, before: alpha, width: w, height: h), noise, residual)
+        return (withoutCrumbs(out, before: alpha, width: w, height: h), noise, residual, fading)
+    }
+
+    /// `alpha` scaled by the clearing's ramp (`removing`'s `fading`), once every solve is done (a
+    /// solve would otherwise take the faded pixels for an edge and solve them back).
+    static func faded(_ alpha: [Float], by fading: [Float]?) -> [Float] {
+        guard let fading else { return alpha }
+        var out = alpha
+        for i in out.indices { out[i] *= fading[i] }
+        return out
     }
 
     /// `alpha` without the crumbs the clearing left: its parts (above ½) smaller than `crumbShare` of
