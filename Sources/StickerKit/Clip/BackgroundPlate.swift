@@ -292,10 +292,26 @@ struct BackgroundPlate: Sendable {
         return count % 2 == 1 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2
     }
 
-    /// The `k`-th smallest of `values` (reorders them).
+    /// The `k`-th smallest of `values` (reorders them; not empty), in linear time on average:
+    /// Hoare's selection (Wirth's form), the pivot the median of three. A sort took 4 % of a
+    /// clip's CPU here (every frame's noise is the median of ~10⁵ residuals); the value is the same.
     static func select(_ values: inout [Float], _ k: Int) -> Float {
-        values.sort()
-        return values[min(max(0, k), values.count - 1)]
+        let k = min(max(0, k), values.count - 1)
+        var low = 0, high = values.count - 1
+        while low < high {
+            let a = values[low], b = values[(low + high) / 2], c = values[high]
+            let pivot = max(min(a, b), min(max(a, b), c))
+            var i = low, j = high
+            // Both scans stop at the pivot's value at the latest, so they never leave the range.
+            repeat {
+                while values[i] < pivot { i += 1 }
+                while pivot < values[j] { j -= 1 }
+                if i <= j { values.swapAt(i, j); i += 1; j -= 1 }
+            } while i <= j
+            if j < k { low = i }
+            if k < i { high = j }
+        }
+        return values[k]
     }
 }
 
