@@ -100,7 +100,7 @@ public struct ClipStickerMaker: Sendable {
         guard info.width * info.height <= maximumPixelCount else { throw ClipError.tooLarge(width: info.width, height: info.height) }
         let scale = min(1, Double(workingSide) / Double(max(info.width, info.height)))
         let frameWidth = max(2, Int((Double(info.width) * scale).rounded())), frameHeight = max(2, Int((Double(info.height) * scale).rounded()))
-        let step = max(1, Int((info.framesPerSecond / maximumFramesPerSecond - 1e-6).rounded(.up)))
+        let step = Self.frameStep(sourceFramesPerSecond: info.framesPerSecond, maximum: maximumFramesPerSecond)
         let fps = info.framesPerSecond / Double(step)
         let firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
         let reader = try ClipFrameReader(clip: clip, info: info, piece: piece, width: frameWidth, height: frameHeight)
@@ -237,6 +237,15 @@ public struct ClipStickerMaker: Sendable {
         let bytes = try await sink.finish()
         return (AnimatedStickerSummary(width: sink.layout.width, height: sink.layout.height, frames: used,
                                        framesPerSecond: (fps * 1000).rounded() / 1000, bytes: bytes), sink.kept)
+    }
+
+    /// Every how many source frames one is used, so that the sticker plays at most `maximum` frames a
+    /// second. A rate up to 5 % above a whole multiple counts as that multiple: GIF delays are whole
+    /// centiseconds, so a 15 fps GIF (7, 6, 7, … cs) reads 15.08 fps and would otherwise lose every
+    /// other frame.
+    static func frameStep(sourceFramesPerSecond: Double, maximum: Double) -> Int {
+        guard maximum > 0, sourceFramesPerSecond > 0 else { return 1 }
+        return max(1, Int((sourceFramesPerSecond / maximum - 0.05).rounded(.up)))
     }
 
     /// The size `style` gives a canvas of `width`×`height` (every frame's: the margins depend only on it).

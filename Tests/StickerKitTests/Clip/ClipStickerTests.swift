@@ -55,6 +55,17 @@ struct ClipStickerTests {
         #expect(still == Self.frame(0))
     }
 
+    @Test("A GIF's centisecond delays do not halve its frame rate; a rate well above the cap is thinned")
+    func frameStepToleratesCentisecondRounding() {
+        #expect(ClipStickerMaker.frameStep(sourceFramesPerSecond: 181.0 / 12, maximum: 15) == 1)
+        #expect(ClipStickerMaker.frameStep(sourceFramesPerSecond: 15, maximum: 15) == 1)
+        #expect(ClipStickerMaker.frameStep(sourceFramesPerSecond: 30000.0 / 1001, maximum: 15) == 2)
+        #expect(ClipStickerMaker.frameStep(sourceFramesPerSecond: 30.3, maximum: 15) == 2)
+        #expect(ClipStickerMaker.frameStep(sourceFramesPerSecond: 25, maximum: 15) == 2)
+        #expect(ClipStickerMaker.frameStep(sourceFramesPerSecond: 60, maximum: 15) == 4)
+        #expect(ClipStickerMaker.frameStep(sourceFramesPerSecond: 10, maximum: 15) == 1)
+    }
+
     @Test("ffprobe's JSON gives size and frame rate; a file without a video stream is unreadable")
     func probeParsing() throws {
         let json = #"{"streams":[{"width":640,"height":480,"avg_frame_rate":"30000/1001","r_frame_rate":"30000/1001","duration":"2.5"}],"format":{"duration":"2.6"}}"#
