@@ -197,6 +197,10 @@ public struct ClipStickerMaker: Sendable {
                 }
                 try await look(frame)
             }
+            // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
+            // runs beside the plate's building instead of before the first cut-out. It waits on
+            // its pipe until then, a frame decoded.
+            again = try ClipFrameReader(clip: clip, info: info, piece: piece, width: frameWidth, height: frameHeight)
             try await startTracking()
             try Task.checkCancellation()
             // Scenery the camera panned over is known only once the clip has been seen.
@@ -209,7 +213,6 @@ public struct ClipStickerMaker: Sendable {
             sampler = nil
             let cutter = tracker.cutter(plate: plate)
             let total = looks.count, firstHalf = (total + 1) / 2
-            again = try ClipFrameReader(clip: clip, info: info, piece: piece, width: frameWidth, height: frameHeight)
             var pending: [(frame: Image, look: ClipSubjectTracker.Look)] = []
             func flush() async throws {
                 let cuts = await concurrentMap(pending, limit: cores) { await cutter.cut($0.frame, look: $0.look) }
