@@ -20,7 +20,7 @@ public struct ClipInfo: Sendable, Hashable {
     public static func probe(_ clip: URL) async throws(ClipError) -> ClipInfo {
         let ffprobe = try ExternalTool.find("ffprobe")
         let result = try await ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                            "stream=width,height,avg_frame_rate,r_frame_rate,duration:format=duration",
+                                            "stream=width,height,avg_frame_rate,r_frame_rate,duration:stream_side_data=rotation:stream_tags=rotate:format=duration",
                                             "-of", "json", clip.path])
         guard result.status == 0 else {
             throw .unreadable(result.errors.isEmpty ? "ffprobe exit status \(result.status)" : result.errors)
@@ -32,8 +32,12 @@ public struct ClipInfo: Sendable, Hashable {
     static func parse(_ json: Data) throws(ClipError) -> ClipInfo {
         struct Output: Decodable {
             struct Stream: Decodable {
+                struct SideData: Decodable { var rotation: Double? }
                 var width: Int?, height: Int?
                 var avg_frame_rate: String?, r_frame_rate: String?, duration: String?
+                struct Tags: Decodable { var rotate: String? }
+                var side_data_list: [SideData]?
+                var tags: Tags?
             }
             struct Format: Decodable { var duration: String? }
             var streams: [Stream]?
@@ -41,9 +45,14 @@ public struct ClipInfo: Sendable, Hashable {
         }
         guard let output = try? JSONDecoder().decode(Output.self, from: json),
               let stream = output.streams?.first else { throw .unreadable("no video stream") }
-        guard let width = stream.width, let height = stream.height, width > 0, height > 0 else {
+        guard var width = stream.width, var height = stream.height, width > 0, height > 0 else {
             throw .unreadable("the video stream has no frame size")
         }
+        // A phone's portrait video is stored sideways with a rotation to show it by (a display
+        // matrix; older files a `rotate` tag). ffmpeg turns the frames upright as it decodes them,
+        // so the frames, and the masks at "the clip's size", have the shown size.
+        let rotation = stream.side_data_list?.lazy.compactMap(\.rotation).first ?? stream.tags?.rotate.flatMap(Double.init) ?? 0
+        if abs(abs(rotation.remainder(dividingBy: 180)) - 90) < 1 { swap(&width, &height) }
         func rate(_ text: String?) -> Double? {
             guard let parts = text?.split(separator: "/"), let n = Double(parts.first ?? "") else { return nil }
             let d = parts.count > 1 ? Double(parts[1]) ?? 0 : 1

@@ -195,6 +195,47 @@ struct ClipStickerTests {
         #expect(summary.frames > 0)
     }
 
+    @Test("A video shown turned a quarter (a phone's portrait clip) has its shown size; a half turn keeps it")
+    func probeRotation() throws {
+        func size(_ streamExtra: String) throws -> (Int, Int) {
+            let json = #"{"streams":[{"width":640,"height":480,"avg_frame_rate":"30/1""# + streamExtra + #"}],"format":{}}"#
+            let info = try ClipInfo.parse(Data(json.utf8))
+            return (info.width, info.height)
+        }
+        #expect(try size(#","side_data_list":[{"rotation":90}]"#) == (480, 640))
+        #expect(try size(#","side_data_list":[{"rotation":-90}]"#) == (480, 640))
+        #expect(try size(#","side_data_list":[{"rotation":270}]"#) == (480, 640))
+        #expect(try size(#","side_data_list":[{"rotation":180}]"#) == (640, 480))
+        #expect(try size(#","tags":{"rotate":"90","language":"und"}"#) == (480, 640))
+        #expect(try size(#","tags":{}"#) == (640, 480))
+    }
+
+    @Test("A portrait phone clip (stored sideways, shown turned) is cut out upright at its shown size")
+    func rotatedClip() async throws {
+        let folder = try scratch()
+        let ffmpeg = try ClipTools.require("ffmpeg")
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        let turned = folder.appending(path: "turned.mp4")
+        let remuxed = try await ClipTools.runToEnd([ffmpeg, "-v", "error", "-y", "-i", clip.path, "-c", "copy",
+                                                    "-metadata:s:v:0", "rotate=90", turned.path])
+        try #require(remuxed.status == 0, "ffmpeg could not turn the clip: \(remuxed.errors)")
+        let info = try await ClipInfo.probe(turned)
+        #expect(info.width == 120 && info.height == 160)
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.maximumFramesPerSecond = 10
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: turned, piece: ClipPiece(), format: .webp(quality: 80),
+                                           output: folder.appending(path: "out.webp"),
+                                           masks: { index, alpha in await masks.add(index, alpha, vertical: true) })
+        #expect(summary.frames == 10)
+        // Turned upright by ffmpeg, the disc that moved along the stored rows moves along the
+        // shown columns (up, as ffmpeg shows this file), every mask at the shown size.
+        let sizes = await masks.sizes
+        #expect(sizes.allSatisfy { $0 == 120 && $1 == 160 }, "\(sizes)")
+        let centres = await masks.centres
+        #expect(zip(centres, centres.dropFirst()).allSatisfy { $0 > $1 + 2 }, "\(centres)")
+    }
+
     @Test("Frames stream from ffmpeg one at a time at the size asked; closing early stops ffmpeg")
     func frameReader() async throws {
         let folder = try scratch()
@@ -291,11 +332,17 @@ actor MaskLog {
     private(set) var centres: [Double] = []
     /// Each mask's area in pixels (alpha / 255 summed).
     private(set) var areas: [Double] = []
+    private(set) var sizes: [(Int, Int)] = []
 
-    func add(_ index: Int, _ alpha: Mask) {
+    /// `vertical`: the centre's row rather than its column.
+    func add(_ index: Int, _ alpha: Mask, vertical: Bool = false) {
         indexes.append(index)
+        sizes.append((alpha.width, alpha.height))
         var sum = 0.0, mass = 0.0
-        for (i, v) in alpha.values.enumerated() { sum += Double(i % alpha.width) * Double(v); mass += Double(v) }
+        for (i, v) in alpha.values.enumerated() {
+            sum += Double(vertical ? i / alpha.width : i % alpha.width) * Double(v)
+            mass += Double(v)
+        }
         centres.append(mass > 0 ? sum / mass : -1)
         areas.append(mass / 255)
     }
