@@ -11,6 +11,8 @@ public enum ImageCodecError: Error, Sendable, Hashable, Codable {
     case encodingFailed(String)
     /// The codec library this format needs cannot be used (libwebp missing): says why and what to install.
     case codecUnavailable(String)
+    /// An animation (animated WebP) where one picture was wanted.
+    case animated
 }
 
 /// Limits checked from the header before any pixel memory is allocated.

@@ -54,8 +54,10 @@ public enum WebP {
         return (Int(width), Int(height))
     }
 
-    /// Decodes to straight-alpha RGBA (an opaque WebP gets alpha 255). Animated WebP is refused.
+    /// Decodes to straight-alpha RGBA (an opaque WebP gets alpha 255). Animated WebP is refused
+    /// (`.animated`: libwebp's still decoder would call it corrupt).
     public static func decode(_ data: Data, limits: DecodingLimits = .default) throws(ImageCodecError) -> Image {
+        if isAnimated(data) { throw .animated }
         let (width, height) = try size(of: data)
         guard width * height <= limits.maxPixelCount else { throw .tooLarge(width: width, height: height) }
         let count = width * height * 4
@@ -71,6 +73,14 @@ public enum WebP {
         }
         try check(status, message)
         return Image(width: width, height: height, pixels: pixels)
+    }
+
+    /// Whether `data` is an animated WebP: RIFF `WEBP` whose first chunk is an extended header
+    /// (`VP8X`) with the animation flag set.
+    public static func isAnimated(_ data: Data) -> Bool {
+        let bytes = [UInt8](data.prefix(21))
+        return bytes.count == 21 && bytes[0..<4].elementsEqual("RIFF".utf8) && bytes[8..<12].elementsEqual("WEBP".utf8)
+            && bytes[12..<16].elementsEqual("VP8X".utf8) && bytes[20] & 0x02 != 0
     }
 
     /// Encodes `image` (straight alpha) with `settings`.

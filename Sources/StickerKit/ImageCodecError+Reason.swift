@@ -11,6 +11,7 @@ extension ImageCodecError {
         case .tooLarge(let width, let height): "\(width)×\(height) pixels is larger than the limit"
         case .encodingFailed(let detail): "cannot encode the image (\(detail))"
         case .codecUnavailable(let detail): detail
+        case .animated: "an animated WebP: only still WebP images are read (give the GIF or video it was made from)"
         }
     }
 }

@@ -80,7 +80,7 @@ struct StickerCommand: AsyncParsableCommand {
         do { photo = try await Self.decode(data) } catch {
             // A WebP photo on a machine without libwebp: a missing resource, not bad data.
             if case .codecUnavailable(let reason) = error { throw fail("\(image): \(reason)", ExitStatus.unavailable) }
-            throw fail("\(image) is not a usable photo: \(error)", ExitStatus.dataError)
+            throw fail("\(image) is not a usable photo: \(error.reason)", ExitStatus.dataError)
         }
         let predictor: U2NetSaliency
         switch await loading {

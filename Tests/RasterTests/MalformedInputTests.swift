@@ -4,7 +4,7 @@ import Testing
 
 /// The error's case without its message, so a table can name the expected kind.
 enum ErrorKind: Equatable, Sendable {
-    case empty, unsupportedFormat, truncated, corrupt, tooLarge(Int, Int), encodingFailed, codecUnavailable
+    case empty, unsupportedFormat, truncated, corrupt, tooLarge(Int, Int), encodingFailed, codecUnavailable, animated
 
     init(_ error: ImageCodecError) {
         switch error {
@@ -15,6 +15,7 @@ enum ErrorKind: Equatable, Sendable {
         case .tooLarge(let width, let height): self = .tooLarge(width, height)
         case .encodingFailed: self = .encodingFailed
         case .codecUnavailable: self = .codecUnavailable
+        case .animated: self = .animated
         }
     }
 }

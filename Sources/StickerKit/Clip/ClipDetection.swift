@@ -35,9 +35,5 @@ public enum ClipDetection {
 
     /// Whether `data` is an animated WebP (RIFF `WEBP` with a `VP8X` header whose animation flag
     /// is set): how a recorded animated sticker is told from a still one.
-    public static func isAnimatedWebP(_ data: Data) -> Bool {
-        let bytes = [UInt8](data.prefix(21))
-        return bytes.count == 21 && bytes[0..<4].elementsEqual("RIFF".utf8) && bytes[8..<12].elementsEqual("WEBP".utf8)
-            && bytes[12..<16].elementsEqual("VP8X".utf8) && bytes[20] & 0x02 != 0
-    }
+    public static func isAnimatedWebP(_ data: Data) -> Bool { WebP.isAnimated(data) }
 }

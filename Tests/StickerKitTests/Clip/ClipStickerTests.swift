@@ -36,6 +36,11 @@ struct ClipStickerTests {
         let pillow = try await ClipTools.pillowInfo(file)
         #expect(pillow["frames"] as? Int == 3)
         #expect(pillow["size"] as? [Int] == [64, 48])
+        // Given back as a photo, it is refused as an animation, not as corrupt data.
+        let bytes = try Data(contentsOf: file)
+        #expect(ClipDetection.isAnimatedWebP(bytes))
+        #expect(throws: ImageCodecError.animated) { try ImageDecoder.decode(bytes) }
+        #expect(ImageCodecError.animated.reason.contains("animated WebP"))
     }
 
     @Test("An APNG is read by Pillow with its frames, durations and endless loop")
