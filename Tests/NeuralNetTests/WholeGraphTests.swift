@@ -87,6 +87,7 @@ import Testing
                 let kept = session.transformedFilterBytes
                 #expect(try await session.run(input) == first)
                 #expect(session.transformedFilterBytes == kept, "filters are transformed once per session")
+                print("[WholeGraphTests] \(session.instructionSet), \(threads) task(s): the session keeps \(kept) bytes of transformed filters")
                 let fresh = InferenceSession(network: network, threads: threads, instructionSet: instructionSet)
                 #expect(try await fresh.run(input) == first)
                 // Synchronous runs read the same kept filters.
