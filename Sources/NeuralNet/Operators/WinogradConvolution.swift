@@ -231,7 +231,10 @@ extension Convolution {
             let fused = fusedBuffer.baseAddress, blend = fusedBuffer.baseAddress.map { $0 + 6 * w }
             let v = vBuffer.baseAddress!, m = mBuffer.baseAddress!
             // U (float layers) and its bfloat16 copy (BF16 layers): kept by the session, or made here.
-            var u = keptU, uHalf = keptUHalf
+            var u = keptU
+            #if arch(x86_64)
+            var uHalf = keptUHalf
+            #endif
             if own {
                 filter.pack(weightsBuffer.baseAddress!, into: uBuffer.baseAddress!, kernels: kernels)
                 u = UnsafePointer(uBuffer.baseAddress!)
