@@ -207,8 +207,8 @@ extension Convolution {
         if bf16 { scratch.reserveBF16(filters: own ? 36 * kp * pairs * 2 : 0, input: pairs * 2 * slots) }
         #endif
         switch transformed {
-        case .float?: precondition(!bf16, "float filters given to a convolution whose products are in bfloat16")
-        case .bfloat16?: precondition(bf16, "bfloat16 filters given to a convolution whose products are in float")
+        case .float?: precondition(!usesBF16Products(kernels), "float filters given to a convolution whose products are in bfloat16")
+        case .bfloat16?: precondition(usesBF16Products(kernels), "bfloat16 filters given to a convolution whose products are in float")
         case nil: break
         }
         let (pt, pl) = (pads[0], pads[1])
