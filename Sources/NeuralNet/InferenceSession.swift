@@ -18,6 +18,19 @@ public final class InferenceSession {
     private var knownShapes: (inputs: [[Int]], shapes: [Int: [Int]]) = ([], [:])
     /// Steps the last `run` computed (tests check what was skipped).
     private(set) var stepsRunInLastRun = 0
+    /// Each Winograd convolution's transformed filters, by step: made in the session's second run
+    /// (`keepsFiltersFromRun`) as each layer first runs, and read by every later run and by both
+    /// tasks of a split convolution, instead of each task transforming them in each run. A clip
+    /// runs the network tens of times in one session; a one-shot `sticker` runs it once or twice and
+    /// keeps today's transient ~1 MB per task rather than fresh pages for the whole network's U.
+    private var keptFilters: [TransformedFilters?]
+    /// Runs started (`run` and `runSerially`).
+    private var runsStarted = 0
+    /// The first run (1-based) that keeps the transformed filters. Measured in docs/benchmarks.md
+    /// (issue 37, eighth session).
+    static let keepsFiltersFromRun = 2
+    /// Bytes of transformed filters this session holds (U²-Net-p: see docs/benchmarks.md).
+    public var transformedFilterBytes: Int { keptFilters.reduce(0) { $0 + ($1?.byteCount ?? 0) } }
 
     public init(network: NeuralNetwork, threads: Int = 1, instructionSet: InstructionSet = .best) {
         self.network = network
@@ -25,6 +38,17 @@ public final class InferenceSession {
         self.instructionSet = instructionSet.resolved
         self.scratch = WinogradScratch(instructionSet: instructionSet)
         self.helperScratch = (1..<max(1, threads)).map { _ in WinogradScratch(instructionSet: instructionSet) }
+        self.keptFilters = [TransformedFilters?](repeating: nil, count: network.steps.count)
+    }
+
+    /// Step `index`'s transformed filters if this run keeps them (made now if this is the first
+    /// time the step runs since they are kept), else nil: the tasks transform them themselves.
+    private func filters(ofStep index: Int, keeping: Bool) -> TransformedFilters? {
+        guard keeping, case .conv(let convolution) = network.steps[index].operation else { return nil }
+        if let kept = keptFilters[index] { return kept }
+        let made = convolution.transformedFilters(scratch: &scratch)
+        keptFilters[index] = made
+        return made
     }
 
     /// Runs the network, splitting each convolution over `threads` tasks. Like any method of a
@@ -34,11 +58,13 @@ public final class InferenceSession {
     ///   (U²-Net's six side outputs' sigmoids when only the fused saliency is read).
     public func run(_ inputs: [String: Tensor], outputs: Set<String>? = nil) async throws(ModelError) -> [String: Tensor] {
         var slots = try prepareSlots(inputs)
+        runsStarted += 1
+        let keeping = runsStarted >= Self.keepsFiltersFromRun
         let inputShapes = network.inputSlots.map { slots[$0]?.shape ?? [] }
         if knownShapes.inputs != inputShapes { knownShapes = (inputShapes, [:]) }
         let needed = try neededSteps(for: outputs)
         stepsRunInLastRun = 0
-        for (step, isNeeded) in zip(network.steps, needed) {
+        for (index, (step, isNeeded)) in zip(network.steps, needed).enumerated() {
             guard isNeeded else {
                 release(step, &slots)
                 continue
@@ -65,12 +91,13 @@ public final class InferenceSession {
             if case .conv(let convolution) = step.operation, threads > 1 {
                 let x = try convolutionInputs(step, slots)
                 let residual = try residual(of: step, convolution, x, slots)
-                let y = try await convolution(x, residual: residual.inOutput, helpers: &helperScratch, scratch: &scratch)
+                let y = try await convolution(x, residual: residual.inOutput, filters: filters(ofStep: index, keeping: keeping),
+                                              helpers: &helperScratch, scratch: &scratch)
                 slots[step.output] = try residual.completing(y)
             } else if let sum = addInPlace(step, &slots) {
                 slots[step.output] = sum
             } else {
-                slots[step.output] = try evaluate(step, slots)
+                slots[step.output] = try evaluate(step, slots, filters: filters(ofStep: index, keeping: keeping))
             }
             release(step, &slots)
         }
@@ -98,8 +125,14 @@ public final class InferenceSession {
     /// Runs the network entirely on the calling thread (ignores `threads`), for synchronous callers.
     public func runSerially(_ inputs: [String: Tensor]) throws(ModelError) -> [String: Tensor] {
         var slots = try prepareSlots(inputs)
-        for step in network.steps {
-            if let sum = addInPlace(step, &slots) { slots[step.output] = sum } else { slots[step.output] = try evaluate(step, slots) }
+        runsStarted += 1
+        let keeping = runsStarted >= Self.keepsFiltersFromRun
+        for (index, step) in network.steps.enumerated() {
+            if let sum = addInPlace(step, &slots) {
+                slots[step.output] = sum
+            } else {
+                slots[step.output] = try evaluate(step, slots, filters: filters(ofStep: index, keeping: keeping))
+            }
             release(step, &slots)
         }
         return try collectOutputs(slots)
@@ -250,8 +283,8 @@ public final class InferenceSession {
         }
     }
 
-    /// One step on the calling thread.
-    private func evaluate(_ step: NeuralNetwork.Step, _ slots: [Value?]) throws(ModelError) -> Value {
+    /// One step on the calling thread (`filters`: a convolution's kept transformed filters).
+    private func evaluate(_ step: NeuralNetwork.Step, _ slots: [Value?], filters: TransformedFilters? = nil) throws(ModelError) -> Value {
         switch step.operation {
         case .constant(let value):
             return value
@@ -351,7 +384,8 @@ public final class InferenceSession {
         case .conv(let convolution):
             let x = try convolutionInputs(step, slots)
             let residual = try residual(of: step, convolution, x, slots)
-            return try residual.completing(RowBands(try convolution(x, residual: residual.inOutput, scratch: &scratch)))
+            return try residual.completing(RowBands(try convolution(x, residual: residual.inOutput, filters: filters,
+                                                                    scratch: &scratch)))
         }
     }
 }

@@ -292,6 +292,34 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
 }
 
 extension ConvolutionTests {
+    /// A session keeps each layer's transformed filters from its second run (issue 37): the
+    /// convolution given them must give the bits it gives transforming them itself, in float and
+    /// BF16 layers, on one task and split, for every image of a batch.
+    @Test("filters transformed once and kept give the bits of filters transformed at each run, float and BF16, one task and split")
+    func keptTransformedFiltersGiveTheSameBits() async throws {
+        for instructionSet in [InstructionSet.portable, .avx2, .avx512, .avx512bf16] {
+            for (c, k, h, w, bf16) in [(5, 6, 13, 10, false), (7, 12, 21, 70, true), (16, 16, 23, 160, false), (3, 64, 18, 40, true)] {
+                var conv = try Convolution(weights: pseudoRandom([k, c, 3, 3], seed: UInt64(c + k)),
+                                           bias: pseudoRandom([k], seed: 3).scalars, pads: [1, 1, 1, 1])
+                conv.fusedRelu = true
+                conv.bf16Products = bf16
+                #expect(conv.winograd != nil)
+                let x = pseudoRandom([2, c, h, w], seed: UInt64(c * k))
+                var scratch = WinogradScratch(instructionSet: instructionSet), helpers = [WinogradScratch(instructionSet: instructionSet)]
+                let filters = try #require(conv.transformedFilters(scratch: &scratch))
+                if case .bfloat16 = filters {
+                    #expect(bf16 && instructionSet.resolved == .avx512bf16, "bfloat16 filters kept only for a BF16 layer")
+                } else {
+                    #expect(!(bf16 && instructionSet.resolved == .avx512bf16), "a BF16 layer keeps only its bfloat16 U")
+                }
+                let own = try conv([.tensor(x)], scratch: &scratch)
+                #expect(try conv([.tensor(x)], filters: filters, scratch: &scratch) == own)
+                let split = try await conv([.tensor(x)], filters: filters, helpers: &helpers, scratch: &scratch)
+                #expect(split.joined == own)
+            }
+        }
+    }
+
     /// A convolution split over tasks leaves its output in row bands (no join); the next one reads
     /// them in place as stored, pooled or resized channels and as its residual.
     @Test func aConvolutionReadsTheRowBandsOfASplitOneInPlaceWithTheSameResult() async throws {

@@ -66,6 +66,36 @@ import Testing
         #expect(try await parallel.run(input) == first)
     }
 
+    @Test("a session's later runs, on the filters it kept from its second run, give the bits of its first run and of a fresh session")
+    func aSessionsLaterRunsOnKeptFiltersGiveTheBitsOfItsFirstRunAndOfAFreshSession() async throws {
+        let network = try await TestModel.shared.network()
+        let input = [network.inputNames[0]: referenceInput(size: 96)]
+        let side = network.outputNames[3]
+        // Float, and the default's BF16 layers where the CPU has them (only their bfloat16 U kept).
+        for instructionSet in [InstructionSet.avx512, .avx512bf16] {
+            for threads in [1, 2] {
+                let session = InferenceSession(network: network, threads: threads, instructionSet: instructionSet)
+                let first = try await session.run(input)
+                #expect(session.transformedFilterBytes == 0, "a one-run session keeps no transformed filters")
+                // A coarse look first (the layers it runs keep their filters), then whole runs.
+                let coarse = try await session.run(input, outputs: [side])
+                let partly = session.transformedFilterBytes
+                #expect(partly > 0)
+                #expect(coarse[side] == first[side])
+                #expect(try await session.run(input) == first)
+                #expect(session.transformedFilterBytes > partly)
+                let kept = session.transformedFilterBytes
+                #expect(try await session.run(input) == first)
+                #expect(session.transformedFilterBytes == kept, "filters are transformed once per session")
+                print("[WholeGraphTests] \(session.instructionSet), \(threads) task(s): the session keeps \(kept) bytes of transformed filters")
+                let fresh = InferenceSession(network: network, threads: threads, instructionSet: instructionSet)
+                #expect(try await fresh.run(input) == first)
+                // Synchronous runs read the same kept filters.
+                #expect(try session.runSerially(input) == first)
+            }
+        }
+    }
+
     @Test func u2netpMatchesOnnxRuntimeAt320PixelsOnTwoTasks() async throws {
         let network = try await TestModel.shared.network()
         // Float (the widest float kernels here), then the default's BF16 layers where the CPU has them

@@ -23,8 +23,10 @@ extension Convolution {
     /// `output` points at the part's first value; for `.tileRows`, channel planes are `planeStride` apart.
     /// `residual` (the output's shape; not the direct kernel) is added to the output after the ReLU; if it
     /// is in row bands, one band holds all of the part's rows (see `aligned(_:to:oh:)`).
+    /// `filters`: the Winograd kernel's transformed filters when the session keeps them.
     func compute(_ x: [ConvolutionInput], residual: RowBands? = nil, image: Int, part: Range<Int>,
-                 into output: UnsafeMutablePointer<Float>, planeStride: Int, scratch: inout WinogradScratch) {
+                 into output: UnsafeMutablePointer<Float>, planeStride: Int, filters: TransformedFilters? = nil,
+                 scratch: inout WinogradScratch) {
         let (_, _, h, w) = x[0].shape
         let (oh, ow) = outputSize(h: h, w: w)
         withChannelRows(x, image: image) { channels, tables in
@@ -41,7 +43,8 @@ extension Convolution {
             func convolve(_ residual: ResidualRows?) {
                 if let winograd {
                     convolveWinograd(winograd, channels: channels, tables: tables, h: h, w: w, oh: oh, ow: ow, tileRows: part,
-                                     output: output, planeStride: planeStride, residual: residual, scratch: &scratch)
+                                     output: output, planeStride: planeStride, residual: residual, transformed: filters,
+                                     scratch: &scratch)
                 } else {
                     convolveNarrow(channels: channels, h: h, w: w, oh: oh, ow: ow, rows: (4 * part.lowerBound)..<(4 * part.upperBound),
                                    output: output, planeStride: planeStride, residual: residual, kernels: scratch.kernels)
@@ -133,7 +136,8 @@ extension Convolution {
     }
 
     /// The whole convolution on the calling task (one core).
-    func callAsFunction(_ x: [ConvolutionInput], residual: RowBands? = nil, scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
+    func callAsFunction(_ x: [ConvolutionInput], residual: RowBands? = nil, filters: TransformedFilters? = nil,
+                        scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
         let x = readable(x)
         let d = try validate(x, residual: residual)
         let residual = residual.map { RowBands($0.joined) }
@@ -142,7 +146,8 @@ extension Convolution {
         out.withUnsafeMutableBufferPointer { buffer in
             for image in 0..<d.n {
                 compute(x, residual: residual, image: image, part: wholeRange(oh: d.oh),
-                        into: buffer.baseAddress! + image * outChannels * plane, planeStride: plane, scratch: &scratch)
+                        into: buffer.baseAddress! + image * outChannels * plane, planeStride: plane, filters: filters,
+                        scratch: &scratch)
             }
         }
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
@@ -159,13 +164,14 @@ extension Convolution {
     /// are bands of rows and, two of them, stay so (the next convolution reads them in place); more
     /// bands, and the direct kernel's parts (blocks of channels, small layers), are copied into one
     /// array. Each helper's scratch is moved into its task and back, so its buffers are reused from
-    /// layer to layer.
-    func callAsFunction(_ x: [ConvolutionInput], residual: RowBands? = nil, helpers: inout [WinogradScratch],
-                        scratch: inout WinogradScratch) async throws(ModelError) -> RowBands {
+    /// layer to layer. `filters` (the session's transformed filters, if it keeps them) is read by
+    /// every task.
+    func callAsFunction(_ x: [ConvolutionInput], residual: RowBands? = nil, filters: TransformedFilters? = nil,
+                        helpers: inout [WinogradScratch], scratch: inout WinogradScratch) async throws(ModelError) -> RowBands {
         let x = readable(x)
         let d = try validate(x, residual: residual)
         let parts = split(wholeRange(oh: d.oh), into: 1 + helpers.count)
-        if parts.count < 2 { return RowBands(try self(x, residual: residual, scratch: &scratch)) }
+        if parts.count < 2 { return RowBands(try self(x, residual: residual, filters: filters, scratch: &scratch)) }
         let residual = aligned(residual, to: parts, oh: d.oh)
         let (n, k, ow) = (d.n, outChannels, d.ow)
         let rowStarts = split == .tileRows ? rowStarts(of: parts, oh: d.oh) : []
@@ -179,7 +185,7 @@ extension Convolution {
             values.withUnsafeMutableBufferPointer { buffer in
                 for image in 0..<n {
                     compute(x, residual: residual, image: image, part: part, into: buffer.baseAddress! + image * perImage,
-                            planeStride: planeStride, scratch: &scratch)
+                            planeStride: planeStride, filters: filters, scratch: &scratch)
                 }
             }
             return values

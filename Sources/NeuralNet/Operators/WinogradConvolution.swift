@@ -22,11 +22,14 @@ import NeuralNetBF16
 // transforms, bias, ReLU and residual stay in float.
 
 /// The layout of one convolution's transformed filters U, `36 × paddedK × C` packed for the
-/// micro-kernel. U is made by each task at the start of its part of the layer (each image), into
-/// the task's scratch, rather than once at load: held for the whole network it is 4× the weights
-/// (18 MB for U²-Net-p), and those fresh pages cost a one-shot command more (~20 ms of page faults)
-/// than transforming each layer's filters again (a few ms per inference, ~1 MB that stays in cache).
-/// The transform is computed in Float (it was Double): differences are ~1e-7.
+/// micro-kernel. In a session's first run U is made by each task at the start of its part of the
+/// layer (each image), into the task's scratch, rather than once at load: held for the whole network
+/// it is 4× the weights (18 MB for U²-Net-p), and those fresh pages cost a one-shot command more
+/// (~20 ms of page faults) than transforming each layer's filters again (a few ms per inference,
+/// ~1 MB that stays in cache). From a session's second run on, each layer's U is made once and kept
+/// by the session (`TransformedFilters`), shared by the tasks of a split convolution: a clip runs
+/// the network tens of times in one session. The transform is computed in Float (it was Double):
+/// differences are ~1e-7.
 struct WinogradFilter: Sendable {
     let outChannels: Int
     let paddedOutChannels: Int
@@ -108,15 +111,75 @@ struct WinogradScratch {
     }
 }
 
+/// One convolution's transformed filters as its products read them, made once and kept by an
+/// `InferenceSession` for its later runs: U in float, or, for a layer whose products are in
+/// bfloat16, only U rounded to bfloat16 (the float U is not read then). Immutable arrays: the
+/// tasks of a split convolution read the same one.
+enum TransformedFilters: Sendable {
+    case float([Float])
+    case bfloat16([UInt16])
+
+    /// Bytes held.
+    var byteCount: Int {
+        switch self {
+        case .float(let u): 4 * u.count
+        case .bfloat16(let u): 2 * u.count
+        }
+    }
+}
+
 extension Convolution {
+    /// Whether this convolution's products take bfloat16 inputs with `kernels`.
+    func usesBF16Products(_ kernels: InstructionSet) -> Bool {
+        #if arch(x86_64)
+        kernels == .avx512bf16 && bf16Products
+        #else
+        false
+        #endif
+    }
+
+    /// This convolution's transformed filters for `scratch`'s kernels, exactly as
+    /// `convolveWinograd` makes them for itself (the same bits); nil when the Winograd kernel does
+    /// not apply. A BF16 layer's float U is made in `scratch` and only its bfloat16 copy is kept.
+    func transformedFilters(scratch: inout WinogradScratch) -> TransformedFilters? {
+        guard let filter = winograd else { return nil }
+        let kernels = scratch.kernels
+        let bf16 = usesBF16Products(kernels)
+        if !bf16 {
+            var u = uninitializedFloats(filter.packedCount)
+            weights.withUnsafeBufferPointer { w in
+                u.withUnsafeMutableBufferPointer { filter.pack(w.baseAddress!, into: $0.baseAddress!, kernels: kernels) }
+            }
+            return .float(u)
+        }
+        #if arch(x86_64)
+        if scratch.transformedFilters.count < filter.packedCount { scratch.transformedFilters = uninitializedFloats(filter.packedCount) }
+        let kp = filter.paddedOutChannels, c = filter.inChannels, count = 36 * kp * ((c + 1) / 2) * 2
+        let half = scratch.transformedFilters.withUnsafeMutableBufferPointer { uBuffer in
+            weights.withUnsafeBufferPointer { w in
+                filter.pack(w.baseAddress!, into: uBuffer.baseAddress!, kernels: kernels)
+            }
+            return [UInt16](unsafeUninitializedCapacity: count) { out, initialized in
+                neuralnet_bf16_pack_filters(uBuffer.baseAddress!, 36 * kp / 4, c, out.baseAddress!)
+                initialized = count
+            }
+        }
+        return .bfloat16(half)
+        #else
+        return nil
+        #endif
+    }
+
     /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image, whose input
     /// channel c (h×w) is `channels[c]` (its resize tables in `tables`). `output`
     /// points at row `4·tileRows.lowerBound` of channel 0; channel planes are `planeStride` apart.
-    /// `residual`, if any, is added to every output value after the ReLU.
+    /// `residual`, if any, is added to every output value after the ReLU. `transformed`: this
+    /// layer's filters made by `transformedFilters(scratch:)` with these kernels, or nil to make
+    /// them here, in the task's scratch.
     func convolveWinograd(_ filter: WinogradFilter, channels: [ChannelRows], tables: UnsafePointer<ResizeTable>,
                           h: Int, w: Int, oh: Int, ow: Int,
                           tileRows: Range<Int>, output: UnsafeMutablePointer<Float>, planeStride: Int,
-                          residual: ResidualRows?, scratch: inout WinogradScratch) {
+                          residual: ResidualRows?, transformed: TransformedFilters? = nil, scratch: inout WinogradScratch) {
         let c = inChannels, k = outChannels, kp = filter.paddedOutChannels
         let tilesX = (ow + 3) / 4
         let groupsPerRow = (tilesX + 7) / 8
@@ -125,7 +188,7 @@ extension Convolution {
         // slots for AVX2, 48 for AVX-512, i.e. 3 or 6 groups of 8).
         let kernels = scratch.kernels
         #if arch(x86_64)
-        let wide = kernels.hasAVX512, bf16 = kernels == .avx512bf16 && bf16Products
+        let wide = kernels.hasAVX512, bf16 = usesBF16Products(kernels)
         let kernelGroups = wide ? 6 : 3
         #else
         let kernelGroups = 3
@@ -135,13 +198,19 @@ extension Convolution {
         let slots = 8 * blockGroups
         // Fused channels compute six rows (x < w) and blend a source row (its width) at a time.
         let blendWidth = channels.reduce(0) { if case .stored = $1.kind { $0 } else { max($0, $1.sourceWidth) } }
-        scratch.reserve(filters: filter.packedCount, input: 36 * c * slots, products: 36 * kp * slots,
+        let own = transformed == nil
+        scratch.reserve(filters: own ? filter.packedCount : 0, input: 36 * c * slots, products: 36 * kp * slots,
                         rows: 6 * rowWidth, zeroRow: w, fusedRows: blendWidth > 0 ? 6 * w + blendWidth : 0)
         #if arch(x86_64)
         // Pairs of input channels, the BF16 products' unit of the sum.
         let pairs = (c + 1) / 2
-        if bf16 { scratch.reserveBF16(filters: 36 * kp * pairs * 2, input: pairs * 2 * slots) }
+        if bf16 { scratch.reserveBF16(filters: own ? 36 * kp * pairs * 2 : 0, input: pairs * 2 * slots) }
         #endif
+        switch transformed {
+        case .float?: precondition(!usesBF16Products(kernels), "float filters given to a convolution whose products are in bfloat16")
+        case .bfloat16?: precondition(usesBF16Products(kernels), "bfloat16 filters given to a convolution whose products are in float")
+        case nil: break
+        }
         let (pt, pl) = (pads[0], pads[1])
         let firstGroup = tileRows.lowerBound * groupsPerRow
         let endGroup = tileRows.upperBound * groupsPerRow
@@ -157,14 +226,25 @@ extension Convolution {
         bias.withUnsafeBufferPointer { biasBuffer in
         scratch.bf16Filters.withUnsafeMutableBufferPointer { uHalfBuffer in
         scratch.bf16Inputs.withUnsafeMutableBufferPointer { vHalfBuffer in
+        transformed.withPointers { keptU, keptUHalf in
             let t = rowsBuffer.baseAddress!, zero = UnsafePointer(zeroBuffer.baseAddress!)
             let fused = fusedBuffer.baseAddress, blend = fusedBuffer.baseAddress.map { $0 + 6 * w }
             let v = vBuffer.baseAddress!, m = mBuffer.baseAddress!
-            filter.pack(weightsBuffer.baseAddress!, into: uBuffer.baseAddress!, kernels: kernels)
-            let u = UnsafePointer(uBuffer.baseAddress!)
+            // U (float layers) and its bfloat16 copy (BF16 layers): kept by the session, or made here.
+            var u = keptU
             #if arch(x86_64)
-            if bf16 { neuralnet_bf16_pack_filters(u, 36 * kp / 4, c, uHalfBuffer.baseAddress!) }
+            var uHalf = keptUHalf
             #endif
+            if own {
+                filter.pack(weightsBuffer.baseAddress!, into: uBuffer.baseAddress!, kernels: kernels)
+                u = UnsafePointer(uBuffer.baseAddress!)
+                #if arch(x86_64)
+                if bf16 {
+                    neuralnet_bf16_pack_filters(u!, 36 * kp / 4, c, uHalfBuffer.baseAddress!)
+                    uHalf = UnsafePointer(uHalfBuffer.baseAddress!)
+                }
+                #endif
+            }
             t.update(repeating: 0, count: 6 * rowWidth)
             var blockStart = firstGroup
             while blockStart < endGroup {
@@ -227,17 +307,17 @@ extension Convolution {
                     if bf16 {
                         let vHalf = vHalfBuffer.baseAddress!
                         neuralnet_bf16_pack_inputs(v + xi * c * sPadded, c, sPadded, vHalf)
-                        neuralnet_bf16_winograd_products(uHalfBuffer.baseAddress! + xi * kp * pairs * 2, vHalf, m + xi * sPadded,
+                        neuralnet_bf16_winograd_products(uHalf! + xi * kp * pairs * 2, vHalf, m + xi * sPadded,
                                                          36 * sPadded, c, kp, sPadded)
                         continue
                     }
                     if wide {
-                        winogradProductsAVX512(u: u + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * sPadded,
+                        winogradProductsAVX512(u: u! + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * sPadded,
                                                mStride: 36 * sPadded, inChannels: c, paddedOutChannels: kp, slots: sPadded)
                         continue
                     }
                     #endif
-                    kernels.winogradProducts(u: u + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * sPadded,
+                    kernels.winogradProducts(u: u! + xi * kp * c, v: v + xi * c * sPadded, m: m + xi * sPadded,
                                              mStride: 36 * sPadded, inChannels: c, paddedOutChannels: kp, slots: sPadded)
                 }
                 // 3. Output transform, bias, ReLU and residual into the output rows.
@@ -266,6 +346,17 @@ extension Convolution {
                 }
                 blockStart = blockEnd
             }
-        }}}}}}}}}}
+        }}}}}}}}}}}
+    }
+}
+
+extension Optional where Wrapped == TransformedFilters {
+    /// Calls `body` with the kept float U or bfloat16 U (the other nil; both nil when none is kept).
+    func withPointers<R>(_ body: (UnsafePointer<Float>?, UnsafePointer<UInt16>?) -> R) -> R {
+        switch self {
+        case .float(let u)?: u.withUnsafeBufferPointer { body($0.baseAddress, nil) }
+        case .bfloat16(let u)?: u.withUnsafeBufferPointer { body(nil, $0.baseAddress) }
+        case nil: body(nil, nil)
+        }
     }
 }
