@@ -54,6 +54,26 @@ struct BackgroundPlate: Sendable {
     let known: [Bool]
     /// A background pixel's typical spread from sample to sample (median absolute deviation, 0…1).
     let spread: Float
+    /// `color` interleaved (red, green, blue, 0) per pixel, for `align`'s and `background`'s reads:
+    /// one array instead of three planes and four `known` flags per bilinear sample.
+    private let texels: [SIMD4<Float>]
+    /// Whether the plate pixels (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1) are all known
+    /// (false on the last row and column).
+    private let cornersKnown: [Bool]
+
+    init(width: Int, height: Int, originX: Int, originY: Int, color: ColorPlanes, known: [Bool], spread: Float) {
+        self.width = width; self.height = height; self.originX = originX; self.originY = originY
+        self.color = color; self.known = known; self.spread = spread
+        texels = (0..<(width * height)).map { SIMD4(color.red[$0], color.green[$0], color.blue[$0], 0) }
+        var corners = [Bool](repeating: false, count: width * height)
+        for y in 0..<max(0, height - 1) {
+            for x in 0..<max(0, width - 1) {
+                let i = y * width + x
+                corners[i] = known[i] && known[i + 1] && known[i + width] && known[i + width + 1]
+            }
+        }
+        cornersKnown = corners
+    }
 
     /// The plate of `samples` (all at one size); nil when there are too few to tell the background.
     /// `agreeing`: samples that must have seen the background at a pixel for it to be known.
@@ -172,7 +192,11 @@ struct BackgroundPlate: Sendable {
             let n = band.count * width
             var out = Rows(r: .init(repeating: 0, count: n), g: .init(repeating: 0, count: n), b: .init(repeating: 0, count: n),
                            count: .init(repeating: 0, count: n), deviation: .init(repeating: .infinity, count: n))
-            var vr = [Float](repeating: 0, count: samples.count), vg = vr, vb = vr
+            // The three channels' values side by side (lanes 0-2), sorted together by one network
+            // (more samples than it takes: one channel at a time, by insertion sort).
+            let byNetwork = samples.count <= LaneMedians.capacity
+            var values = LaneMedians()
+            var vr = [Float](repeating: 0, count: byNetwork ? 0 : samples.count), vg = vr, vb = vr
             for py in band {
                 for px in 0..<width {
                     let p = SIMD2<Float>(Float(px - originX), Float(py - originY))
@@ -183,16 +207,25 @@ struct BackgroundPlate: Sendable {
                         let nx = Int(q.x.rounded()), ny = Int(q.y.rounded())
                         guard !s.subject[ny * fw + nx] else { continue }
                         let c = s.frame.bilinear(q)
-                        vr[m] = c.x; vg[m] = c.y; vb[m] = c.z; m += 1
+                        if byNetwork { values[m] = SIMD4(c.x, c.y, c.z, 0) } else { vr[m] = c.x; vg[m] = c.y; vb[m] = c.z }
+                        m += 1
                     }
                     let o = (py - band.lowerBound) * width + px
                     out.count[o] = UInt8(min(255, m))
                     guard m > 0 else { continue }
-                    let mr = median(&vr, m), mg = median(&vg, m), mb = median(&vb, m)
-                    out.r[o] = mr; out.g[o] = mg; out.b[o] = mb
-                    // The largest channel's median absolute deviation: small when the samples agree.
-                    for i in 0..<m { vr[i] = abs(vr[i] - mr); vg[i] = abs(vg[i] - mg); vb[i] = abs(vb[i] - mb) }
-                    out.deviation[o] = max(median(&vr, m), median(&vg, m), median(&vb, m))
+                    if byNetwork {
+                        let mid = values.medians(m)
+                        out.r[o] = mid.x; out.g[o] = mid.y; out.b[o] = mid.z
+                        // The largest channel's median absolute deviation: small when the samples agree.
+                        for i in 0..<m { let d = values[i] - mid; values[i] = SIMD4(abs(d.x), abs(d.y), abs(d.z), 0) }
+                        let deviation = values.medians(m)
+                        out.deviation[o] = max(deviation.x, deviation.y, deviation.z)
+                    } else {
+                        let mr = median(&vr, m), mg = median(&vg, m), mb = median(&vb, m)
+                        out.r[o] = mr; out.g[o] = mg; out.b[o] = mb
+                        for i in 0..<m { vr[i] = abs(vr[i] - mr); vg[i] = abs(vg[i] - mg); vb[i] = abs(vb[i] - mb) }
+                        out.deviation[o] = max(median(&vr, m), median(&vg, m), median(&vb, m))
+                    }
                 }
             }
             return out
@@ -220,15 +253,37 @@ struct BackgroundPlate: Sendable {
         let n = fw * fh
         var r = [Float](repeating: 0, count: n), g = r, b = r
         var seen = [Bool](repeating: false, count: n)
-        for y in 0..<fh {
-            for x in 0..<fw {
-                let q = SIMD2<Float>(Float(x), Float(y)) - offset + SIMD2(Float(originX), Float(originY))
-                guard let c = sample(q) else { continue }
-                let i = y * fw + x
-                r[i] = c.x; g[i] = c.y; b[i] = c.z; seen[i] = true
+        withTexels { texels, corners in
+            for y in 0..<fh {
+                for x in 0..<fw {
+                    let q = SIMD2<Float>(Float(x), Float(y)) - offset + SIMD2(Float(originX), Float(originY))
+                    guard let c = sample(q, texels, corners) else { continue }
+                    let i = y * fw + x
+                    r[i] = c.x; g[i] = c.y; b[i] = c.z; seen[i] = true
+                }
             }
         }
         return (ColorPlanes(width: fw, height: fh, red: r, green: g, blue: b), seen)
+    }
+
+    /// `body` given the plate's texels and corner flags as pointers (for `sample(_:_:_:)`).
+    @inline(__always)
+    private func withTexels<R>(_ body: (UnsafePointer<SIMD4<Float>>, UnsafePointer<Bool>) -> R) -> R {
+        texels.withUnsafeBufferPointer { t in cornersKnown.withUnsafeBufferPointer { k in body(t.baseAddress!, k.baseAddress!) } }
+    }
+
+    /// `sample(q)` read from the interleaved texels: the same tests and, lane by lane, the same
+    /// arithmetic as `ColorPlanes.bilinear`, so the same values (lane 3 is 0).
+    @inline(__always)
+    private func sample(_ q: SIMD2<Float>, _ texels: UnsafePointer<SIMD4<Float>>, _ corners: UnsafePointer<Bool>) -> SIMD4<Float>? {
+        guard q.x >= 0, q.y >= 0, q.x < Float(width - 1), q.y < Float(height - 1) else { return nil }
+        let x0 = Int(q.x), y0 = Int(q.y), i = y0 * width + x0
+        guard corners[i] else { return nil }
+        let fx = q.x - Float(x0), fy = q.y - Float(y0)
+        let p00 = texels[i], p01 = texels[i + 1], p10 = texels[i + width], p11 = texels[i + width + 1]
+        let top = p00 + (p01 - p00) * fx
+        let bottom = p10 + (p11 - p10) * fx
+        return top + (bottom - top) * fy
     }
 
     /// The plate's colour at plate position `q` (bilinear), nil where not known.
@@ -242,7 +297,70 @@ struct BackgroundPlate: Sendable {
 
     /// `guess` refined so that `frame` matches the plate best (mean absolute difference) outside
     /// `exclude`: a grid of half pixels within 1.5 px, then of eighths around the best.
+    ///
+    /// Each grid's 49 costs are summed in one pass over the points (each point's plate pixels read
+    /// once for all 49 offsets, while in cache) rather than one pass per offset; every offset's sum
+    /// still adds the same terms in the same order, so the costs, and the offset chosen, are
+    /// `alignOffsetByOffset`'s (pinned in a test).
     func align(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
+        let fw = frame.width, fh = frame.height
+        // Every fourth pixel of every fourth row, outside the subject.
+        var points: [(p: SIMD2<Float>, c: SIMD4<Float>)] = []
+        for y in Swift.stride(from: 2, to: fh - 2, by: 4) {
+            for x in Swift.stride(from: 2, to: fw - 2, by: 4) where !exclude[y * fw + x] {
+                let i = y * fw + x
+                points.append((SIMD2(Float(x), Float(y)), SIMD4(frame.red[i], frame.green[i], frame.blue[i], 0)))
+            }
+        }
+        guard points.count >= 200 else { return guess }
+        let origin = SIMD2(Float(originX), Float(originY))
+        // The coarse grid on a third of the points (it only has to land within a quarter pixel).
+        var best = (offset: guess, cost: Float.infinity)
+        var candidates = [SIMD2<Float>](repeating: .zero, count: 49)
+        var sums = [Float](repeating: 0, count: 49), counts = [Int](repeating: 0, count: 49)
+        for (step, every): (Float, Int) in [(0.5, 3), (0.125, 1)] {
+            let centre = best.offset
+            // The order the offsets are compared in: the centre, then the grid row by row.
+            candidates[0] = centre
+            var k = 1
+            for j in -3...3 {
+                for i in -3...3 where i != 0 || j != 0 {
+                    candidates[k] = centre + SIMD2(Float(i), Float(j)) * step; k += 1
+                }
+            }
+            for k in 0..<49 { sums[k] = 0; counts[k] = 0 }
+            var tried = 0
+            withTexels { texels, corners in
+                candidates.withUnsafeBufferPointer { candidate in
+                    sums.withUnsafeMutableBufferPointer { sum in
+                        counts.withUnsafeMutableBufferPointer { count in
+                            points.withUnsafeBufferPointer { points in
+                                for index in Swift.stride(from: 0, to: points.count, by: every) {
+                                    tried += 1
+                                    let point = points[index]
+                                    for k in 0..<49 {
+                                        guard let c = sample(point.p - candidate[k] + origin, texels, corners) else { continue }
+                                        let d = point.c - c
+                                        sum[k] += abs(d.x) + abs(d.y) + abs(d.z); count[k] += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            func cost(_ k: Int) -> Float { counts[k] * 4 >= tried ? sums[k] / Float(counts[k]) : .infinity }
+            best.cost = cost(0)
+            for k in 1..<49 {
+                let c = cost(k)
+                if c < best.cost { best = (candidates[k], c) }
+            }
+        }
+        return best.offset
+    }
+
+    /// `align` as it was, one pass over the points per offset (the reference its fast path is pinned against).
+    func alignOffsetByOffset(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
         let fw = frame.width, fh = frame.height
         // Every fourth pixel of every fourth row, outside the subject.
         var points: [(p: SIMD2<Float>, c: SIMD3<Float>)] = []
@@ -280,8 +398,9 @@ struct BackgroundPlate: Sendable {
         return best.offset
     }
 
-    /// The median of `values[0..<count]` (reorders them).
-    private static func median(_ values: inout [Float], _ count: Int) -> Float {
+    /// The median of `values[0..<count]` (reorders them). `LaneMedians.medians` gives the same
+    /// values, three channels at once (pinned in a test).
+    static func median(_ values: inout [Float], _ count: Int) -> Float {
         // Insertion sort: a few to a few dozen values.
         for i in 1..<max(1, count) {
             let v = values[i]
@@ -329,5 +448,126 @@ extension ColorPlanes {
             return top + (bottom - top) * fy
         }
         return SIMD3(channel(red), channel(green), channel(blue))
+    }
+}
+
+/// Medians of up to 16 values in each of a SIMD4's lanes (the plate's three channels at once):
+/// Batcher's odd-even merge sort of 8 or 16 values (19 or 63 compare-exchanges, values beyond
+/// those given padded with +∞), branch-free and in registers. The insertion sort it replaced,
+/// per channel, spent its time in mispredicted branches (4 % of a clip's CPU); the medians are
+/// the same values (pinned against `BackgroundPlate.median` in a test).
+struct LaneMedians {
+    typealias Values = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>,
+                        SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    /// The most values it takes.
+    static let capacity = 16
+    private var values: Values = (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero,
+                                  .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
+
+    /// The `i`-th value (0 ≤ i < `capacity`).
+    @inline(__always)
+    subscript(i: Int) -> SIMD4<Float> {
+        get { withUnsafeBytes(of: values) { $0.load(fromByteOffset: i * MemoryLayout<SIMD4<Float>>.stride, as: SIMD4<Float>.self) } }
+        set { withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: newValue, toByteOffset: i * MemoryLayout<SIMD4<Float>>.stride, as: SIMD4<Float>.self) } }
+    }
+
+    /// Each lane's median of the first `used` values (1…16; the mean of the middle two when
+    /// `used` is even), as `BackgroundPlate.median` gives it. Leaves them sorted, lane by lane.
+    @inline(__always)
+    mutating func medians(_ used: Int) -> SIMD4<Float> {
+        let size = used <= 8 ? 8 : 16
+        for i in used..<size { self[i] = SIMD4(repeating: .infinity) }
+        if size == 8 { Self.sort8(&values) } else { Self.sort16(&values) }
+        return used % 2 == 1 ? self[used / 2] : (self[used / 2 - 1] + self[used / 2]) / 2
+    }
+
+    @inline(__always)
+    private static func sort8(_ v: inout Values) {
+            (v.0, v.1) = (pointwiseMin(v.0, v.1), pointwiseMax(v.0, v.1))
+            (v.2, v.3) = (pointwiseMin(v.2, v.3), pointwiseMax(v.2, v.3))
+            (v.4, v.5) = (pointwiseMin(v.4, v.5), pointwiseMax(v.4, v.5))
+            (v.6, v.7) = (pointwiseMin(v.6, v.7), pointwiseMax(v.6, v.7))
+            (v.0, v.2) = (pointwiseMin(v.0, v.2), pointwiseMax(v.0, v.2))
+            (v.1, v.3) = (pointwiseMin(v.1, v.3), pointwiseMax(v.1, v.3))
+            (v.4, v.6) = (pointwiseMin(v.4, v.6), pointwiseMax(v.4, v.6))
+            (v.5, v.7) = (pointwiseMin(v.5, v.7), pointwiseMax(v.5, v.7))
+            (v.1, v.2) = (pointwiseMin(v.1, v.2), pointwiseMax(v.1, v.2))
+            (v.5, v.6) = (pointwiseMin(v.5, v.6), pointwiseMax(v.5, v.6))
+            (v.0, v.4) = (pointwiseMin(v.0, v.4), pointwiseMax(v.0, v.4))
+            (v.1, v.5) = (pointwiseMin(v.1, v.5), pointwiseMax(v.1, v.5))
+            (v.2, v.6) = (pointwiseMin(v.2, v.6), pointwiseMax(v.2, v.6))
+            (v.3, v.7) = (pointwiseMin(v.3, v.7), pointwiseMax(v.3, v.7))
+            (v.2, v.4) = (pointwiseMin(v.2, v.4), pointwiseMax(v.2, v.4))
+            (v.3, v.5) = (pointwiseMin(v.3, v.5), pointwiseMax(v.3, v.5))
+            (v.1, v.2) = (pointwiseMin(v.1, v.2), pointwiseMax(v.1, v.2))
+            (v.3, v.4) = (pointwiseMin(v.3, v.4), pointwiseMax(v.3, v.4))
+            (v.5, v.6) = (pointwiseMin(v.5, v.6), pointwiseMax(v.5, v.6))
+    }
+
+    @inline(__always)
+    private static func sort16(_ v: inout Values) {
+            (v.0, v.1) = (pointwiseMin(v.0, v.1), pointwiseMax(v.0, v.1))
+            (v.2, v.3) = (pointwiseMin(v.2, v.3), pointwiseMax(v.2, v.3))
+            (v.4, v.5) = (pointwiseMin(v.4, v.5), pointwiseMax(v.4, v.5))
+            (v.6, v.7) = (pointwiseMin(v.6, v.7), pointwiseMax(v.6, v.7))
+            (v.8, v.9) = (pointwiseMin(v.8, v.9), pointwiseMax(v.8, v.9))
+            (v.10, v.11) = (pointwiseMin(v.10, v.11), pointwiseMax(v.10, v.11))
+            (v.12, v.13) = (pointwiseMin(v.12, v.13), pointwiseMax(v.12, v.13))
+            (v.14, v.15) = (pointwiseMin(v.14, v.15), pointwiseMax(v.14, v.15))
+            (v.0, v.2) = (pointwiseMin(v.0, v.2), pointwiseMax(v.0, v.2))
+            (v.1, v.3) = (pointwiseMin(v.1, v.3), pointwiseMax(v.1, v.3))
+            (v.4, v.6) = (pointwiseMin(v.4, v.6), pointwiseMax(v.4, v.6))
+            (v.5, v.7) = (pointwiseMin(v.5, v.7), pointwiseMax(v.5, v.7))
+            (v.8, v.10) = (pointwiseMin(v.8, v.10), pointwiseMax(v.8, v.10))
+            (v.9, v.11) = (pointwiseMin(v.9, v.11), pointwiseMax(v.9, v.11))
+            (v.12, v.14) = (pointwiseMin(v.12, v.14), pointwiseMax(v.12, v.14))
+            (v.13, v.15) = (pointwiseMin(v.13, v.15), pointwiseMax(v.13, v.15))
+            (v.1, v.2) = (pointwiseMin(v.1, v.2), pointwiseMax(v.1, v.2))
+            (v.5, v.6) = (pointwiseMin(v.5, v.6), pointwiseMax(v.5, v.6))
+            (v.9, v.10) = (pointwiseMin(v.9, v.10), pointwiseMax(v.9, v.10))
+            (v.13, v.14) = (pointwiseMin(v.13, v.14), pointwiseMax(v.13, v.14))
+            (v.0, v.4) = (pointwiseMin(v.0, v.4), pointwiseMax(v.0, v.4))
+            (v.1, v.5) = (pointwiseMin(v.1, v.5), pointwiseMax(v.1, v.5))
+            (v.2, v.6) = (pointwiseMin(v.2, v.6), pointwiseMax(v.2, v.6))
+            (v.3, v.7) = (pointwiseMin(v.3, v.7), pointwiseMax(v.3, v.7))
+            (v.8, v.12) = (pointwiseMin(v.8, v.12), pointwiseMax(v.8, v.12))
+            (v.9, v.13) = (pointwiseMin(v.9, v.13), pointwiseMax(v.9, v.13))
+            (v.10, v.14) = (pointwiseMin(v.10, v.14), pointwiseMax(v.10, v.14))
+            (v.11, v.15) = (pointwiseMin(v.11, v.15), pointwiseMax(v.11, v.15))
+            (v.2, v.4) = (pointwiseMin(v.2, v.4), pointwiseMax(v.2, v.4))
+            (v.3, v.5) = (pointwiseMin(v.3, v.5), pointwiseMax(v.3, v.5))
+            (v.10, v.12) = (pointwiseMin(v.10, v.12), pointwiseMax(v.10, v.12))
+            (v.11, v.13) = (pointwiseMin(v.11, v.13), pointwiseMax(v.11, v.13))
+            (v.1, v.2) = (pointwiseMin(v.1, v.2), pointwiseMax(v.1, v.2))
+            (v.3, v.4) = (pointwiseMin(v.3, v.4), pointwiseMax(v.3, v.4))
+            (v.5, v.6) = (pointwiseMin(v.5, v.6), pointwiseMax(v.5, v.6))
+            (v.9, v.10) = (pointwiseMin(v.9, v.10), pointwiseMax(v.9, v.10))
+            (v.11, v.12) = (pointwiseMin(v.11, v.12), pointwiseMax(v.11, v.12))
+            (v.13, v.14) = (pointwiseMin(v.13, v.14), pointwiseMax(v.13, v.14))
+            (v.0, v.8) = (pointwiseMin(v.0, v.8), pointwiseMax(v.0, v.8))
+            (v.1, v.9) = (pointwiseMin(v.1, v.9), pointwiseMax(v.1, v.9))
+            (v.2, v.10) = (pointwiseMin(v.2, v.10), pointwiseMax(v.2, v.10))
+            (v.3, v.11) = (pointwiseMin(v.3, v.11), pointwiseMax(v.3, v.11))
+            (v.4, v.12) = (pointwiseMin(v.4, v.12), pointwiseMax(v.4, v.12))
+            (v.5, v.13) = (pointwiseMin(v.5, v.13), pointwiseMax(v.5, v.13))
+            (v.6, v.14) = (pointwiseMin(v.6, v.14), pointwiseMax(v.6, v.14))
+            (v.7, v.15) = (pointwiseMin(v.7, v.15), pointwiseMax(v.7, v.15))
+            (v.4, v.8) = (pointwiseMin(v.4, v.8), pointwiseMax(v.4, v.8))
+            (v.5, v.9) = (pointwiseMin(v.5, v.9), pointwiseMax(v.5, v.9))
+            (v.6, v.10) = (pointwiseMin(v.6, v.10), pointwiseMax(v.6, v.10))
+            (v.7, v.11) = (pointwiseMin(v.7, v.11), pointwiseMax(v.7, v.11))
+            (v.2, v.4) = (pointwiseMin(v.2, v.4), pointwiseMax(v.2, v.4))
+            (v.3, v.5) = (pointwiseMin(v.3, v.5), pointwiseMax(v.3, v.5))
+            (v.6, v.8) = (pointwiseMin(v.6, v.8), pointwiseMax(v.6, v.8))
+            (v.7, v.9) = (pointwiseMin(v.7, v.9), pointwiseMax(v.7, v.9))
+            (v.10, v.12) = (pointwiseMin(v.10, v.12), pointwiseMax(v.10, v.12))
+            (v.11, v.13) = (pointwiseMin(v.11, v.13), pointwiseMax(v.11, v.13))
+            (v.1, v.2) = (pointwiseMin(v.1, v.2), pointwiseMax(v.1, v.2))
+            (v.3, v.4) = (pointwiseMin(v.3, v.4), pointwiseMax(v.3, v.4))
+            (v.5, v.6) = (pointwiseMin(v.5, v.6), pointwiseMax(v.5, v.6))
+            (v.7, v.8) = (pointwiseMin(v.7, v.8), pointwiseMax(v.7, v.8))
+            (v.9, v.10) = (pointwiseMin(v.9, v.10), pointwiseMax(v.9, v.10))
+            (v.11, v.12) = (pointwiseMin(v.11, v.12), pointwiseMax(v.11, v.12))
+            (v.13, v.14) = (pointwiseMin(v.13, v.14), pointwiseMax(v.13, v.14))
     }
 }
