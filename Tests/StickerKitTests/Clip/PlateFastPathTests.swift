@@ -1,4 +1,5 @@
 @testable import StickerKit
+import Foundation
 import Testing
 
 /// The plate's fast paths (issue 34) against the computations they replaced: same values, bit for bit.
