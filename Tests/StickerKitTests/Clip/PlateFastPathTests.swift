@@ -1,5 +1,6 @@
 @testable import StickerKit
 import Foundation
+import Raster
 import Testing
 
 /// The plate's fast paths (issue 34) against the computations they replaced: same values, bit for bit.
@@ -100,6 +101,24 @@ struct PlateFastPathTests {
                     #expect(medians[c] == BackgroundPlate.median(&scalar, used), "\(used) values")
                 }
                 #expect((1..<used).allSatisfy { values[$0 - 1][0] <= values[$0][0] }, "sorted")
+            }
+        }
+    }
+}
+
+@Suite("Clips: growing a subject's zone row by row")
+struct GrownRowByRowTests {
+    @Test("Growing row by row gives the column-by-column result, for any size and reach")
+    func grownMatchesColumnByColumn() {
+        var numbers = PlateFastPathTests.Numbers(state: 3)
+        for (w, h) in [(1, 1), (1, 7), (9, 1), (17, 13), (64, 40)] {
+            for reach in [0, 1, 2, 3, 8, 40] {
+                for density in [0, 2, 30, 95] {
+                    let values = (0..<(w * h)).map { _ in Int.random(in: 0..<100, using: &numbers) < density ? Float(0.9) : Float(0.2) }
+                    let plane = Plane(width: w, height: h, values: values)
+                    #expect(ClipSubjectTracker.grown(plane, by: reach) == ClipSubjectTracker.grownColumnByColumn(plane, by: reach),
+                            "\(w)×\(h), reach \(reach), density \(density)")
+                }
             }
         }
     }
