@@ -197,34 +197,38 @@ struct BackgroundPlate: Sendable {
             let byNetwork = samples.count <= LaneMedians.capacity
             var values = LaneMedians()
             var vr = [Float](repeating: 0, count: byNetwork ? 0 : samples.count), vg = vr, vb = vr
-            for py in band {
-                for px in 0..<width {
-                    let p = SIMD2<Float>(Float(px - originX), Float(py - originY))
-                    var m = 0
-                    for s in samples {
-                        let q = p + s.offset
-                        guard q.x >= 0, q.y >= 0, q.x <= Float(fw - 1), q.y <= Float(fh - 1) else { continue }
-                        let nx = Int(q.x.rounded()), ny = Int(q.y.rounded())
-                        guard !s.subject[ny * fw + nx] else { continue }
-                        let c = s.frame.bilinear(q)
-                        if byNetwork { values[m] = SIMD4(c.x, c.y, c.z, 0) } else { vr[m] = c.x; vg[m] = c.y; vb[m] = c.z }
-                        m += 1
-                    }
-                    let o = (py - band.lowerBound) * width + px
-                    out.count[o] = UInt8(min(255, m))
-                    guard m > 0 else { continue }
-                    if byNetwork {
-                        let mid = values.medians(m)
-                        out.r[o] = mid.x; out.g[o] = mid.y; out.b[o] = mid.z
-                        // The largest channel's median absolute deviation: small when the samples agree.
-                        for i in 0..<m { let d = values[i] - mid; values[i] = SIMD4(abs(d.x), abs(d.y), abs(d.z), 0) }
-                        let deviation = values.medians(m)
-                        out.deviation[o] = max(deviation.x, deviation.y, deviation.z)
-                    } else {
-                        let mr = median(&vr, m), mg = median(&vg, m), mb = median(&vb, m)
-                        out.r[o] = mr; out.g[o] = mg; out.b[o] = mb
-                        for i in 0..<m { vr[i] = abs(vr[i] - mr); vg[i] = abs(vg[i] - mg); vb[i] = abs(vb[i] - mb) }
-                        out.deviation[o] = max(median(&vr, m), median(&vg, m), median(&vb, m))
+            // The samples read through pointers: a `Sample` taken from the array per pixel retained
+            // and released its four arrays each time.
+            SampleView.with(samples) { views in
+                for py in band {
+                    for px in 0..<width {
+                        let p = SIMD2<Float>(Float(px - originX), Float(py - originY))
+                        var m = 0
+                        for s in views {
+                            let q = p + s.offset
+                            guard q.x >= 0, q.y >= 0, q.x <= Float(fw - 1), q.y <= Float(fh - 1) else { continue }
+                            let nx = Int(q.x.rounded()), ny = Int(q.y.rounded())
+                            guard !s.subject[ny * fw + nx] else { continue }
+                            let c = s.bilinear(q)
+                            if byNetwork { values[m] = SIMD4(c.x, c.y, c.z, 0) } else { vr[m] = c.x; vg[m] = c.y; vb[m] = c.z }
+                            m += 1
+                        }
+                        let o = (py - band.lowerBound) * width + px
+                        out.count[o] = UInt8(min(255, m))
+                        guard m > 0 else { continue }
+                        if byNetwork {
+                            let mid = values.medians(m)
+                            out.r[o] = mid.x; out.g[o] = mid.y; out.b[o] = mid.z
+                            // The largest channel's median absolute deviation: small when the samples agree.
+                            for i in 0..<m { let d = values[i] - mid; values[i] = SIMD4(abs(d.x), abs(d.y), abs(d.z), 0) }
+                            let deviation = values.medians(m)
+                            out.deviation[o] = max(deviation.x, deviation.y, deviation.z)
+                        } else {
+                            let mr = median(&vr, m), mg = median(&vg, m), mb = median(&vb, m)
+                            out.r[o] = mr; out.g[o] = mg; out.b[o] = mb
+                            for i in 0..<m { vr[i] = abs(vr[i] - mr); vg[i] = abs(vg[i] - mg); vb[i] = abs(vb[i] - mb) }
+                            out.deviation[o] = max(median(&vr, m), median(&vg, m), median(&vb, m))
+                        }
                     }
                 }
             }
@@ -431,6 +435,51 @@ struct BackgroundPlate: Sendable {
             if k < i { high = j }
         }
         return values[k]
+    }
+}
+
+/// A plate sample's frame and subject as pointers, valid inside `with` only.
+struct SampleView {
+    let red: UnsafePointer<Float>, green: UnsafePointer<Float>, blue: UnsafePointer<Float>
+    let subject: UnsafePointer<Bool>
+    let offset: SIMD2<Float>
+    let width: Int, height: Int
+
+    /// `body` with a view of each of `samples` (frames not empty), one nested buffer access per array.
+    static func with<R>(_ samples: [BackgroundPlate.Sample], _ body: ([SampleView]) -> R) -> R {
+        var views: [SampleView] = []
+        views.reserveCapacity(samples.count)
+        func nest(_ k: Int) -> R {
+            guard k < samples.count else { return body(views) }
+            let frame = samples[k].frame
+            return frame.red.withUnsafeBufferPointer { r in
+                frame.green.withUnsafeBufferPointer { g in
+                    frame.blue.withUnsafeBufferPointer { b in
+                        samples[k].subject.withUnsafeBufferPointer { s in
+                            views.append(SampleView(red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!, subject: s.baseAddress!,
+                                                    offset: samples[k].offset, width: frame.width, height: frame.height))
+                            return nest(k + 1)
+                        }
+                    }
+                }
+            }
+        }
+        return nest(0)
+    }
+
+    /// `ColorPlanes.bilinear(q)` of the frame: the same clamps and arithmetic, so the same values (pinned in a test).
+    @inline(__always)
+    func bilinear(_ q: SIMD2<Float>) -> SIMD3<Float> {
+        let x0 = min(Int(q.x), width - 1), y0 = min(Int(q.y), height - 1)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let fx = q.x - Float(x0), fy = q.y - Float(y0)
+        let i00 = y0 * width + x0, i01 = y0 * width + x1, i10 = y1 * width + x0, i11 = y1 * width + x1
+        @inline(__always) func channel(_ p: UnsafePointer<Float>) -> Float {
+            let top = p[i00] + (p[i01] - p[i00]) * fx
+            let bottom = p[i10] + (p[i11] - p[i10]) * fx
+            return top + (bottom - top) * fy
+        }
+        return SIMD3(channel(red), channel(green), channel(blue))
     }
 }
 

@@ -86,6 +86,24 @@ struct PlateFastPathTests {
         }
     }
 
+    @Test("A sample's colour read through pointers is ColorPlanes.bilinear's, borders included")
+    func sampleViewMatchesBilinear() {
+        var numbers = Numbers(state: 11)
+        let (_, frame, exclude) = Self.scene(&numbers, offset: SIMD2(1.3, -0.4))
+        let sample = BackgroundPlate.Sample(frame: frame, offset: SIMD2(2.5, -1.25), subject: exclude)
+        SampleView.with([sample, sample]) { views in
+            #expect(views.count == 2 && views[1].offset == sample.offset)
+            for _ in 0..<5_000 {
+                let q = SIMD2(Float.random(in: 0...Float(frame.width - 1), using: &numbers),
+                              Float.random(in: 0...Float(frame.height - 1), using: &numbers))
+                #expect(views[0].bilinear(q) == frame.bilinear(q), "at \(q)")
+            }
+            for q in [SIMD2<Float>(0, 0), SIMD2(Float(frame.width - 1), Float(frame.height - 1)), SIMD2(Float(frame.width - 1), 3.5)] {
+                #expect(views[1].bilinear(q) == frame.bilinear(q), "at \(q)")
+            }
+        }
+    }
+
     @Test("A sorting network's medians are the insertion sort's, channel by channel, for 1 to 16 values")
     func networkMediansMatchInsertionSort() {
         var numbers = Numbers(state: 1)
