@@ -27,4 +27,20 @@ import Testing
         let box = BoxFilter(width: w, height: h, radius: 4)
         #expect(box.mean(a, times: b) == box.mean(zip(a, b).map { $0 * $1 }))
     }
+
+    @Test("The interior four columns at a time gives the one-at-a-time values, bit for bit, any size, radius and weight")
+    func blockedInteriorMatchesOneColumnAtATime() {
+        for (w, h) in [(1, 1), (5, 3), (9, 6), (37, 23), (64, 17), (130, 9)] {
+            for r in [1, 2, 3, 5, 8, 20] {
+                let box = BoxFilter(width: w, height: h, radius: r)
+                let a = plane(w * h, seed: w + r), b = plane(w * h, seed: h * r)
+                for weight in [nil, b] {
+                    var blocked = [Float](repeating: 0, count: w * h), single = blocked
+                    box.mean(a, times: weight, into: &blocked, blocked: true)
+                    box.mean(a, times: weight, into: &single, blocked: false)
+                    #expect(blocked == single, "\(w)×\(h), radius \(r), weighted \(weight != nil)")
+                }
+            }
+        }
+    }
 }

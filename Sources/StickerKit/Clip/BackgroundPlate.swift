@@ -54,6 +54,26 @@ struct BackgroundPlate: Sendable {
     let known: [Bool]
     /// A background pixel's typical spread from sample to sample (median absolute deviation, 0…1).
     let spread: Float
+    /// `color` interleaved (red, green, blue, 0) per pixel, for `align`'s and `background`'s reads:
+    /// one array instead of three planes and four `known` flags per bilinear sample.
+    private let texels: [SIMD4<Float>]
+    /// Whether the plate pixels (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1) are all known
+    /// (false on the last row and column).
+    private let cornersKnown: [Bool]
+
+    init(width: Int, height: Int, originX: Int, originY: Int, color: ColorPlanes, known: [Bool], spread: Float) {
+        self.width = width; self.height = height; self.originX = originX; self.originY = originY
+        self.color = color; self.known = known; self.spread = spread
+        texels = (0..<(width * height)).map { SIMD4(color.red[$0], color.green[$0], color.blue[$0], 0) }
+        var corners = [Bool](repeating: false, count: width * height)
+        for y in 0..<max(0, height - 1) {
+            for x in 0..<max(0, width - 1) {
+                let i = y * width + x
+                corners[i] = known[i] && known[i + 1] && known[i + width] && known[i + width + 1]
+            }
+        }
+        cornersKnown = corners
+    }
 
     /// The plate of `samples` (all at one size); nil when there are too few to tell the background.
     /// `agreeing`: samples that must have seen the background at a pixel for it to be known.
@@ -172,27 +192,44 @@ struct BackgroundPlate: Sendable {
             let n = band.count * width
             var out = Rows(r: .init(repeating: 0, count: n), g: .init(repeating: 0, count: n), b: .init(repeating: 0, count: n),
                            count: .init(repeating: 0, count: n), deviation: .init(repeating: .infinity, count: n))
-            var vr = [Float](repeating: 0, count: samples.count), vg = vr, vb = vr
-            for py in band {
-                for px in 0..<width {
-                    let p = SIMD2<Float>(Float(px - originX), Float(py - originY))
-                    var m = 0
-                    for s in samples {
-                        let q = p + s.offset
-                        guard q.x >= 0, q.y >= 0, q.x <= Float(fw - 1), q.y <= Float(fh - 1) else { continue }
-                        let nx = Int(q.x.rounded()), ny = Int(q.y.rounded())
-                        guard !s.subject[ny * fw + nx] else { continue }
-                        let c = s.frame.bilinear(q)
-                        vr[m] = c.x; vg[m] = c.y; vb[m] = c.z; m += 1
+            // The three channels' values side by side (lanes 0-2), sorted together by one network
+            // (more samples than it takes: one channel at a time, by insertion sort).
+            let byNetwork = samples.count <= LaneMedians.capacity
+            var values = LaneMedians()
+            var vr = [Float](repeating: 0, count: byNetwork ? 0 : samples.count), vg = vr, vb = vr
+            // The samples read through pointers: a `Sample` taken from the array per pixel retained
+            // and released its four arrays each time.
+            SampleView.with(samples) { views in
+                for py in band {
+                    for px in 0..<width {
+                        let p = SIMD2<Float>(Float(px - originX), Float(py - originY))
+                        var m = 0
+                        for s in views {
+                            let q = p + s.offset
+                            guard q.x >= 0, q.y >= 0, q.x <= Float(fw - 1), q.y <= Float(fh - 1) else { continue }
+                            let nx = Int(q.x.rounded()), ny = Int(q.y.rounded())
+                            guard !s.subject[ny * fw + nx] else { continue }
+                            let c = s.bilinear(q)
+                            if byNetwork { values[m] = SIMD4(c.x, c.y, c.z, 0) } else { vr[m] = c.x; vg[m] = c.y; vb[m] = c.z }
+                            m += 1
+                        }
+                        let o = (py - band.lowerBound) * width + px
+                        out.count[o] = UInt8(min(255, m))
+                        guard m > 0 else { continue }
+                        if byNetwork {
+                            let mid = values.medians(m)
+                            out.r[o] = mid.x; out.g[o] = mid.y; out.b[o] = mid.z
+                            // The largest channel's median absolute deviation: small when the samples agree.
+                            for i in 0..<m { let d = values[i] - mid; values[i] = SIMD4(abs(d.x), abs(d.y), abs(d.z), 0) }
+                            let deviation = values.medians(m)
+                            out.deviation[o] = max(deviation.x, deviation.y, deviation.z)
+                        } else {
+                            let mr = median(&vr, m), mg = median(&vg, m), mb = median(&vb, m)
+                            out.r[o] = mr; out.g[o] = mg; out.b[o] = mb
+                            for i in 0..<m { vr[i] = abs(vr[i] - mr); vg[i] = abs(vg[i] - mg); vb[i] = abs(vb[i] - mb) }
+                            out.deviation[o] = max(median(&vr, m), median(&vg, m), median(&vb, m))
+                        }
                     }
-                    let o = (py - band.lowerBound) * width + px
-                    out.count[o] = UInt8(min(255, m))
-                    guard m > 0 else { continue }
-                    let mr = median(&vr, m), mg = median(&vg, m), mb = median(&vb, m)
-                    out.r[o] = mr; out.g[o] = mg; out.b[o] = mb
-                    // The largest channel's median absolute deviation: small when the samples agree.
-                    for i in 0..<m { vr[i] = abs(vr[i] - mr); vg[i] = abs(vg[i] - mg); vb[i] = abs(vb[i] - mb) }
-                    out.deviation[o] = max(median(&vr, m), median(&vg, m), median(&vb, m))
                 }
             }
             return out
@@ -220,15 +257,37 @@ struct BackgroundPlate: Sendable {
         let n = fw * fh
         var r = [Float](repeating: 0, count: n), g = r, b = r
         var seen = [Bool](repeating: false, count: n)
-        for y in 0..<fh {
-            for x in 0..<fw {
-                let q = SIMD2<Float>(Float(x), Float(y)) - offset + SIMD2(Float(originX), Float(originY))
-                guard let c = sample(q) else { continue }
-                let i = y * fw + x
-                r[i] = c.x; g[i] = c.y; b[i] = c.z; seen[i] = true
+        withTexels { texels, corners in
+            for y in 0..<fh {
+                for x in 0..<fw {
+                    let q = SIMD2<Float>(Float(x), Float(y)) - offset + SIMD2(Float(originX), Float(originY))
+                    guard let c = sample(q, texels, corners) else { continue }
+                    let i = y * fw + x
+                    r[i] = c.x; g[i] = c.y; b[i] = c.z; seen[i] = true
+                }
             }
         }
         return (ColorPlanes(width: fw, height: fh, red: r, green: g, blue: b), seen)
+    }
+
+    /// `body` given the plate's texels and corner flags as pointers (for `sample(_:_:_:)`).
+    @inline(__always)
+    private func withTexels<R>(_ body: (UnsafePointer<SIMD4<Float>>, UnsafePointer<Bool>) -> R) -> R {
+        texels.withUnsafeBufferPointer { t in cornersKnown.withUnsafeBufferPointer { k in body(t.baseAddress!, k.baseAddress!) } }
+    }
+
+    /// `sample(q)` read from the interleaved texels: the same tests and, lane by lane, the same
+    /// arithmetic as `ColorPlanes.bilinear`, so the same values (lane 3 is 0).
+    @inline(__always)
+    private func sample(_ q: SIMD2<Float>, _ texels: UnsafePointer<SIMD4<Float>>, _ corners: UnsafePointer<Bool>) -> SIMD4<Float>? {
+        guard q.x >= 0, q.y >= 0, q.x < Float(width - 1), q.y < Float(height - 1) else { return nil }
+        let x0 = Int(q.x), y0 = Int(q.y), i = y0 * width + x0
+        guard corners[i] else { return nil }
+        let fx = q.x - Float(x0), fy = q.y - Float(y0)
+        let p00 = texels[i], p01 = texels[i + 1], p10 = texels[i + width], p11 = texels[i + width + 1]
+        let top = p00 + (p01 - p00) * fx
+        let bottom = p10 + (p11 - p10) * fx
+        return top + (bottom - top) * fy
     }
 
     /// The plate's colour at plate position `q` (bilinear), nil where not known.
@@ -242,7 +301,70 @@ struct BackgroundPlate: Sendable {
 
     /// `guess` refined so that `frame` matches the plate best (mean absolute difference) outside
     /// `exclude`: a grid of half pixels within 1.5 px, then of eighths around the best.
+    ///
+    /// Each grid's 49 costs are summed in one pass over the points (each point's plate pixels read
+    /// once for all 49 offsets, while in cache) rather than one pass per offset; every offset's sum
+    /// still adds the same terms in the same order, so the costs, and the offset chosen, are
+    /// `alignOffsetByOffset`'s (pinned in a test).
     func align(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
+        let fw = frame.width, fh = frame.height
+        // Every fourth pixel of every fourth row, outside the subject.
+        var points: [(p: SIMD2<Float>, c: SIMD4<Float>)] = []
+        for y in Swift.stride(from: 2, to: fh - 2, by: 4) {
+            for x in Swift.stride(from: 2, to: fw - 2, by: 4) where !exclude[y * fw + x] {
+                let i = y * fw + x
+                points.append((SIMD2(Float(x), Float(y)), SIMD4(frame.red[i], frame.green[i], frame.blue[i], 0)))
+            }
+        }
+        guard points.count >= 200 else { return guess }
+        let origin = SIMD2(Float(originX), Float(originY))
+        // The coarse grid on a third of the points (it only has to land within a quarter pixel).
+        var best = (offset: guess, cost: Float.infinity)
+        var candidates = [SIMD2<Float>](repeating: .zero, count: 49)
+        var sums = [Float](repeating: 0, count: 49), counts = [Int](repeating: 0, count: 49)
+        for (step, every): (Float, Int) in [(0.5, 3), (0.125, 1)] {
+            let centre = best.offset
+            // The order the offsets are compared in: the centre, then the grid row by row.
+            candidates[0] = centre
+            var k = 1
+            for j in -3...3 {
+                for i in -3...3 where i != 0 || j != 0 {
+                    candidates[k] = centre + SIMD2(Float(i), Float(j)) * step; k += 1
+                }
+            }
+            for k in 0..<49 { sums[k] = 0; counts[k] = 0 }
+            var tried = 0
+            withTexels { texels, corners in
+                candidates.withUnsafeBufferPointer { candidate in
+                    sums.withUnsafeMutableBufferPointer { sum in
+                        counts.withUnsafeMutableBufferPointer { count in
+                            points.withUnsafeBufferPointer { points in
+                                for index in Swift.stride(from: 0, to: points.count, by: every) {
+                                    tried += 1
+                                    let point = points[index]
+                                    for k in 0..<49 {
+                                        guard let c = sample(point.p - candidate[k] + origin, texels, corners) else { continue }
+                                        let d = point.c - c
+                                        sum[k] += abs(d.x) + abs(d.y) + abs(d.z); count[k] += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            func cost(_ k: Int) -> Float { counts[k] * 4 >= tried ? sums[k] / Float(counts[k]) : .infinity }
+            best.cost = cost(0)
+            for k in 1..<49 {
+                let c = cost(k)
+                if c < best.cost { best = (candidates[k], c) }
+            }
+        }
+        return best.offset
+    }
+
+    /// `align` as it was, one pass over the points per offset (the reference its fast path is pinned against).
+    func alignOffsetByOffset(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
         let fw = frame.width, fh = frame.height
         // Every fourth pixel of every fourth row, outside the subject.
         var points: [(p: SIMD2<Float>, c: SIMD3<Float>)] = []
@@ -280,8 +402,9 @@ struct BackgroundPlate: Sendable {
         return best.offset
     }
 
-    /// The median of `values[0..<count]` (reorders them).
-    private static func median(_ values: inout [Float], _ count: Int) -> Float {
+    /// The median of `values[0..<count]` (reorders them). `LaneMedians.medians` gives the same
+    /// values, three channels at once (pinned in a test).
+    static func median(_ values: inout [Float], _ count: Int) -> Float {
         // Insertion sort: a few to a few dozen values.
         for i in 1..<max(1, count) {
             let v = values[i]
@@ -315,6 +438,51 @@ struct BackgroundPlate: Sendable {
     }
 }
 
+/// A plate sample's frame and subject as pointers, valid inside `with` only.
+struct SampleView {
+    let red: UnsafePointer<Float>, green: UnsafePointer<Float>, blue: UnsafePointer<Float>
+    let subject: UnsafePointer<Bool>
+    let offset: SIMD2<Float>
+    let width: Int, height: Int
+
+    /// `body` with a view of each of `samples` (frames not empty), one nested buffer access per array.
+    static func with<R>(_ samples: [BackgroundPlate.Sample], _ body: ([SampleView]) -> R) -> R {
+        var views: [SampleView] = []
+        views.reserveCapacity(samples.count)
+        func nest(_ k: Int) -> R {
+            guard k < samples.count else { return body(views) }
+            let frame = samples[k].frame
+            return frame.red.withUnsafeBufferPointer { r in
+                frame.green.withUnsafeBufferPointer { g in
+                    frame.blue.withUnsafeBufferPointer { b in
+                        samples[k].subject.withUnsafeBufferPointer { s in
+                            views.append(SampleView(red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!, subject: s.baseAddress!,
+                                                    offset: samples[k].offset, width: frame.width, height: frame.height))
+                            return nest(k + 1)
+                        }
+                    }
+                }
+            }
+        }
+        return nest(0)
+    }
+
+    /// `ColorPlanes.bilinear(q)` of the frame: the same clamps and arithmetic, so the same values (pinned in a test).
+    @inline(__always)
+    func bilinear(_ q: SIMD2<Float>) -> SIMD3<Float> {
+        let x0 = min(Int(q.x), width - 1), y0 = min(Int(q.y), height - 1)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let fx = q.x - Float(x0), fy = q.y - Float(y0)
+        let i00 = y0 * width + x0, i01 = y0 * width + x1, i10 = y1 * width + x0, i11 = y1 * width + x1
+        @inline(__always) func channel(_ p: UnsafePointer<Float>) -> Float {
+            let top = p[i00] + (p[i01] - p[i00]) * fx
+            let bottom = p[i10] + (p[i11] - p[i10]) * fx
+            return top + (bottom - top) * fy
+        }
+        return SIMD3(channel(red), channel(green), channel(blue))
+    }
+}
+
 extension ColorPlanes {
     /// The colour at `q` (bilinear; `q` within the planes, the last row and column clamped).
     @inline(__always)
@@ -329,5 +497,134 @@ extension ColorPlanes {
             return top + (bottom - top) * fy
         }
         return SIMD3(channel(red), channel(green), channel(blue))
+    }
+}
+
+/// Medians of up to 16 values in each of a SIMD4's lanes (the plate's three channels at once):
+/// Batcher's odd-even merge sort of 8 or 16 values (19 or 63 compare-exchanges, values beyond
+/// those given padded with +∞), branch-free and in registers (`ordered`). The insertion sort it replaced,
+/// per channel, spent its time in mispredicted branches (4 % of a clip's CPU); the medians are
+/// the same values (pinned against `BackgroundPlate.median` in a test).
+struct LaneMedians {
+    typealias Values = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>,
+                        SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    /// The most values it takes.
+    static let capacity = 16
+    private var values: Values = (.zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero,
+                                  .zero, .zero, .zero, .zero, .zero, .zero, .zero, .zero)
+
+    /// The `i`-th value (0 ≤ i < `capacity`).
+    @inline(__always)
+    subscript(i: Int) -> SIMD4<Float> {
+        get { withUnsafeBytes(of: values) { $0.load(fromByteOffset: i * MemoryLayout<SIMD4<Float>>.stride, as: SIMD4<Float>.self) } }
+        set { withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: newValue, toByteOffset: i * MemoryLayout<SIMD4<Float>>.stride, as: SIMD4<Float>.self) } }
+    }
+
+    /// Each lane's median of the first `used` values (1…16; the mean of the middle two when
+    /// `used` is even), as `BackgroundPlate.median` gives it. Leaves them sorted, lane by lane.
+    @inline(__always)
+    mutating func medians(_ used: Int) -> SIMD4<Float> {
+        let size = used <= 8 ? 8 : 16
+        for i in used..<size { self[i] = SIMD4(repeating: .infinity) }
+        if size == 8 { Self.sort8(&values) } else { Self.sort16(&values) }
+        return used % 2 == 1 ? self[used / 2] : (self[used / 2 - 1] + self[used / 2]) / 2
+    }
+
+    /// The lane-wise smaller and larger of `a` and `b`. Written out lane by lane: the generic
+    /// `pointwiseMin` / `pointwiseMax` were left as calls (6 % of a clip's CPU, more than the sort).
+    @inline(__always)
+    private static func ordered(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> (SIMD4<Float>, SIMD4<Float>) {
+        (SIMD4(b.x < a.x ? b.x : a.x, b.y < a.y ? b.y : a.y, b.z < a.z ? b.z : a.z, b.w < a.w ? b.w : a.w),
+         SIMD4(b.x < a.x ? a.x : b.x, b.y < a.y ? a.y : b.y, b.z < a.z ? a.z : b.z, b.w < a.w ? a.w : b.w))
+    }
+
+    @inline(__always)
+    private static func sort8(_ v: inout Values) {
+            (v.0, v.1) = ordered(v.0, v.1)
+            (v.2, v.3) = ordered(v.2, v.3)
+            (v.4, v.5) = ordered(v.4, v.5)
+            (v.6, v.7) = ordered(v.6, v.7)
+            (v.0, v.2) = ordered(v.0, v.2)
+            (v.1, v.3) = ordered(v.1, v.3)
+            (v.4, v.6) = ordered(v.4, v.6)
+            (v.5, v.7) = ordered(v.5, v.7)
+            (v.1, v.2) = ordered(v.1, v.2)
+            (v.5, v.6) = ordered(v.5, v.6)
+            (v.0, v.4) = ordered(v.0, v.4)
+            (v.1, v.5) = ordered(v.1, v.5)
+            (v.2, v.6) = ordered(v.2, v.6)
+            (v.3, v.7) = ordered(v.3, v.7)
+            (v.2, v.4) = ordered(v.2, v.4)
+            (v.3, v.5) = ordered(v.3, v.5)
+            (v.1, v.2) = ordered(v.1, v.2)
+            (v.3, v.4) = ordered(v.3, v.4)
+            (v.5, v.6) = ordered(v.5, v.6)
+    }
+
+    @inline(__always)
+    private static func sort16(_ v: inout Values) {
+            (v.0, v.1) = ordered(v.0, v.1)
+            (v.2, v.3) = ordered(v.2, v.3)
+            (v.4, v.5) = ordered(v.4, v.5)
+            (v.6, v.7) = ordered(v.6, v.7)
+            (v.8, v.9) = ordered(v.8, v.9)
+            (v.10, v.11) = ordered(v.10, v.11)
+            (v.12, v.13) = ordered(v.12, v.13)
+            (v.14, v.15) = ordered(v.14, v.15)
+            (v.0, v.2) = ordered(v.0, v.2)
+            (v.1, v.3) = ordered(v.1, v.3)
+            (v.4, v.6) = ordered(v.4, v.6)
+            (v.5, v.7) = ordered(v.5, v.7)
+            (v.8, v.10) = ordered(v.8, v.10)
+            (v.9, v.11) = ordered(v.9, v.11)
+            (v.12, v.14) = ordered(v.12, v.14)
+            (v.13, v.15) = ordered(v.13, v.15)
+            (v.1, v.2) = ordered(v.1, v.2)
+            (v.5, v.6) = ordered(v.5, v.6)
+            (v.9, v.10) = ordered(v.9, v.10)
+            (v.13, v.14) = ordered(v.13, v.14)
+            (v.0, v.4) = ordered(v.0, v.4)
+            (v.1, v.5) = ordered(v.1, v.5)
+            (v.2, v.6) = ordered(v.2, v.6)
+            (v.3, v.7) = ordered(v.3, v.7)
+            (v.8, v.12) = ordered(v.8, v.12)
+            (v.9, v.13) = ordered(v.9, v.13)
+            (v.10, v.14) = ordered(v.10, v.14)
+            (v.11, v.15) = ordered(v.11, v.15)
+            (v.2, v.4) = ordered(v.2, v.4)
+            (v.3, v.5) = ordered(v.3, v.5)
+            (v.10, v.12) = ordered(v.10, v.12)
+            (v.11, v.13) = ordered(v.11, v.13)
+            (v.1, v.2) = ordered(v.1, v.2)
+            (v.3, v.4) = ordered(v.3, v.4)
+            (v.5, v.6) = ordered(v.5, v.6)
+            (v.9, v.10) = ordered(v.9, v.10)
+            (v.11, v.12) = ordered(v.11, v.12)
+            (v.13, v.14) = ordered(v.13, v.14)
+            (v.0, v.8) = ordered(v.0, v.8)
+            (v.1, v.9) = ordered(v.1, v.9)
+            (v.2, v.10) = ordered(v.2, v.10)
+            (v.3, v.11) = ordered(v.3, v.11)
+            (v.4, v.12) = ordered(v.4, v.12)
+            (v.5, v.13) = ordered(v.5, v.13)
+            (v.6, v.14) = ordered(v.6, v.14)
+            (v.7, v.15) = ordered(v.7, v.15)
+            (v.4, v.8) = ordered(v.4, v.8)
+            (v.5, v.9) = ordered(v.5, v.9)
+            (v.6, v.10) = ordered(v.6, v.10)
+            (v.7, v.11) = ordered(v.7, v.11)
+            (v.2, v.4) = ordered(v.2, v.4)
+            (v.3, v.5) = ordered(v.3, v.5)
+            (v.6, v.8) = ordered(v.6, v.8)
+            (v.7, v.9) = ordered(v.7, v.9)
+            (v.10, v.12) = ordered(v.10, v.12)
+            (v.11, v.13) = ordered(v.11, v.13)
+            (v.1, v.2) = ordered(v.1, v.2)
+            (v.3, v.4) = ordered(v.3, v.4)
+            (v.5, v.6) = ordered(v.5, v.6)
+            (v.7, v.8) = ordered(v.7, v.8)
+            (v.9, v.10) = ordered(v.9, v.10)
+            (v.11, v.12) = ordered(v.11, v.12)
+            (v.13, v.14) = ordered(v.13, v.14)
     }
 }

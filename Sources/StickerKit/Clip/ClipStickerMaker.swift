@@ -294,7 +294,10 @@ struct CanvasLayout: Sendable {
         }
         switch format {
         case .webp(let quality):
-            return .webpChunks(try AnimatedWebPWriter.imageChunks(of: WebP.encode(frame, .lossy(quality: quality, method: 4))))
+            // Method 3, not 4: d02's sticker took ~0.2 s less CPU (4 % of the clip) for 6 % more
+            // bytes; d01's bytes are the same (docs/benchmarks.md, issue 34). Packs have their own
+            // size targets and encoder settings (`AnimatedStickerFitter`).
+            return .webpChunks(try AnimatedWebPWriter.imageChunks(of: WebP.encode(frame, .lossy(quality: quality, method: 3))))
         case .apng: return .png(try ImageEncoder.png(frame))
         case .webm, nil: return .raw(frame)
         }

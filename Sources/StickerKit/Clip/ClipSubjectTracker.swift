@@ -266,7 +266,48 @@ public final class ClipSubjectTracker {
     }
 
     /// Where `plane` > 0.5, grown by `reach` pixels (a square window: separable running maxima).
+    /// Both passes go row by row (the vertical one keeps each column's last row on), through
+    /// pointers: the column-by-column walk it replaced missed the cache on every pixel.
     static func grown(_ plane: Plane, by reach: Int) -> [Bool] {
+        let w = plane.width, h = plane.height
+        guard w > 0, h > 0 else { return [] }
+        var rows = [Bool](repeating: false, count: w * h)
+        var out = [Bool](repeating: false, count: w * h)
+        plane.values.withUnsafeBufferPointer { values in
+            rows.withUnsafeMutableBufferPointer { rows in
+                for y in 0..<h {
+                    let source = values.baseAddress! + y * w, row = rows.baseAddress! + y * w
+                    var lastOn = Int.min / 2
+                    for x in 0..<(w + reach) {
+                        if x < w && source[x] > 0.5 { lastOn = x }
+                        let target = x - reach
+                        if target >= 0 && target < w && x - lastOn <= 2 * reach { row[target] = true }
+                    }
+                }
+            }
+        }
+        var lastOn = [Int](repeating: Int.min / 2, count: w)
+        rows.withUnsafeBufferPointer { rows in
+            out.withUnsafeMutableBufferPointer { out in
+                lastOn.withUnsafeMutableBufferPointer { lastOn in
+                    for y in 0..<(h + reach) {
+                        if y < h {
+                            let row = rows.baseAddress! + y * w
+                            for x in 0..<w where row[x] { lastOn[x] = y }
+                        }
+                        let target = y - reach
+                        guard target >= 0 && target < h else { continue }
+                        let destination = out.baseAddress! + target * w
+                        for x in 0..<w { destination[x] = y - lastOn[x] <= 2 * reach }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// `grown` as it was, column by column (the reference it is pinned against in a test).
+    static func grownColumnByColumn(_ plane: Plane, by reach: Int) -> [Bool] {
         let w = plane.width, h = plane.height
         var rows = [Bool](repeating: false, count: w * h)
         for y in 0..<h {
