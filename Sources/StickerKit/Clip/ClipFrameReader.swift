@@ -10,8 +10,8 @@ import Raster
 /// `close()` (or the reader's end) does too, so no ffmpeg outlives the work that asked for it.
 public final class ClipFrameReader {
     /// The size frames are delivered at (ffmpeg scales them down when asked to).
-    public let width: Int
-    public let height: Int
+    public private(set) var width: Int
+    public private(set) var height: Int
     private let process: Process
     private let exit: ChildExit
     private let pipe: PipeEnd
@@ -19,7 +19,36 @@ public final class ClipFrameReader {
     private var finished = false
 
     /// Starts ffmpeg on `clip`'s `piece`, frames scaled to `width`×`height` (the clip's own size: no scaling).
-    public init(clip: URL, info: ClipInfo, piece: ClipPiece, width: Int, height: Int) throws(ClipError) {
+    public convenience init(clip: URL, info: ClipInfo, piece: ClipPiece, width: Int, height: Int) throws(ClipError) {
+        let scale = width != info.width || height != info.height ? "scale=\(width):\(height):flags=area" : nil
+        try self.init(clip: clip, piece: piece, scale: scale, width: width, height: height)
+    }
+
+    /// Starts ffmpeg on `clip`'s `piece` before its size is known, each frame fitted within
+    /// `maximumSide` (never enlarged) by the rule `fittedSize` computes, evaluated by ffmpeg on the
+    /// frames it decodes (turned upright): so ffmpeg starts while ffprobe reads the clip (each
+    /// takes ~0.06-0.1 s to start). Call `expectFrames` with `fittedSize` of the probed size
+    /// before the first `next()`.
+    public convenience init(clip: URL, piece: ClipPiece, fittingIn maximumSide: Int) throws(ClipError) {
+        // Double arithmetic in the order `fittedSize` uses, and C's round (half away from zero).
+        let fit = "min(1,\(maximumSide)/max(iw,ih))"
+        try self.init(clip: clip, piece: piece, scale: "scale=w='max(2,round(iw*\(fit)))':h='max(2,round(ih*\(fit)))':flags=area",
+                      width: 0, height: 0)
+    }
+
+    /// The size a `width`×`height` clip's frames are fitted to within `maximumSide`.
+    public static func fittedSize(width: Int, height: Int, maximumSide: Int) -> (width: Int, height: Int) {
+        let scale = min(1, Double(maximumSide) / Double(max(width, height)))
+        return (max(2, Int((Double(width) * scale).rounded())), max(2, Int((Double(height) * scale).rounded())))
+    }
+
+    /// The frames' size, for a reader started `fittingIn` a side.
+    public func expectFrames(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    private init(clip: URL, piece: ClipPiece, scale: String?, width: Int, height: Int) throws(ClipError) {
         let ffmpeg = try ExternalTool.find("ffmpeg")
         self.width = width
         self.height = height
@@ -28,9 +57,7 @@ public final class ClipFrameReader {
         arguments += ["-i", clip.path, "-t", String(format: "%.3f", piece.duration), "-an", "-sn"]
         // Every source frame once, no duplicates or drops (a GIF's variable frame times included).
         arguments += ["-fps_mode", "passthrough"]
-        if width != info.width || height != info.height {
-            arguments += ["-vf", "scale=\(width):\(height):flags=area"]
-        }
+        if let scale { arguments += ["-vf", scale] }
         arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "-"]
         let pipe = Pipe(), log = ErrorLog()
         self.pipe = PipeEnd(pipe.fileHandleForReading, reading: true)
@@ -44,6 +71,7 @@ public final class ClipFrameReader {
     /// stops inside a frame (a truncated or corrupt clip).
     public func next() async throws(ClipError) -> Image? {
         guard !finished else { return nil }
+        precondition(width > 0 && height > 0, "expectFrames(width:height:) before the first frame")
         let count = width * height * 4
         let pid = process.processIdentifier
         // The pipe is read by a thread of its own (`PipeEnd`): no pool thread waits while ffmpeg

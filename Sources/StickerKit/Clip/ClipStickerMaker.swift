@@ -62,7 +62,8 @@ public struct ClipStickerMaker: Sendable {
     /// The sticker's frame rate at most this: source frames are skipped evenly above it.
     public var maximumFramesPerSecond: Double = 15
     public var canvas = CanvasFit()
-    /// Frames larger than this are refused before decoding.
+    /// Frames larger than this are refused before one is read (ffmpeg, started beside the probe,
+    /// is stopped).
     public var maximumPixelCount = 40_000_000
 
     public init(predictor: any SaliencyPredicting, style: StickerStyle = StickerStyle()) {
@@ -96,15 +97,25 @@ public struct ClipStickerMaker: Sendable {
     private func run(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
                      format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
                      progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image]) {
-        let info = try await ClipInfo.probe(clip)
-        guard info.width * info.height <= maximumPixelCount else { throw ClipError.tooLarge(width: info.width, height: info.height) }
-        let scale = min(1, Double(workingSide) / Double(max(info.width, info.height)))
-        let frameWidth = max(2, Int((Double(info.width) * scale).rounded())), frameHeight = max(2, Int((Double(info.height) * scale).rounded()))
+        // ffmpeg starts while ffprobe reads the clip: the two start-ups (~0.1 s, both cores idle
+        // otherwise) overlap. Its frames are fitted to the working side by the rule the probed size
+        // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
+        let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
+        defer { reader.close() }
+        let info: ClipInfo
+        do { info = try await ClipInfo.probe(clip) } catch {
+            await reader.stop()
+            throw error
+        }
+        guard info.width * info.height <= maximumPixelCount else {
+            await reader.stop()
+            throw ClipError.tooLarge(width: info.width, height: info.height)
+        }
+        let (frameWidth, frameHeight) = ClipFrameReader.fittedSize(width: info.width, height: info.height, maximumSide: workingSide)
+        reader.expectFrames(width: frameWidth, height: frameHeight)
         let step = Self.frameStep(sourceFramesPerSecond: info.framesPerSecond, maximum: maximumFramesPerSecond)
         let fps = info.framesPerSecond / Double(step)
         let firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
-        let reader = try ClipFrameReader(clip: clip, info: info, piece: piece, width: frameWidth, height: frameHeight)
-        defer { reader.close() }
 
         // The first frame's subject scales the first frame's point too.
         var firstChoice = first
@@ -200,7 +211,8 @@ public struct ClipStickerMaker: Sendable {
             // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
             // runs beside the plate's building instead of before the first cut-out. It waits on
             // its pipe until then, a frame decoded.
-            again = try ClipFrameReader(clip: clip, info: info, piece: piece, width: frameWidth, height: frameHeight)
+            again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
+            again?.expectFrames(width: frameWidth, height: frameHeight)
             try await startTracking()
             try Task.checkCancellation()
             // Scenery the camera panned over is known only once the clip has been seen.
