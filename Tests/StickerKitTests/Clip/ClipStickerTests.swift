@@ -265,6 +265,25 @@ struct ClipStickerTests {
         #expect(try await early.next() == nil)
     }
 
+    @Test("Frames fitted by ffmpeg before the probe come at the size fittedSize computes from it",
+          arguments: [(250, 130, 97), (130, 250, 97), (160, 120, 768), (161, 121, 80)])
+    func framesFittedBeforeTheProbe(_ width: Int, _ height: Int, _ side: Int) async throws {
+        let folder = try scratch()
+        let clip = try await ClipTools.movingDisc(in: folder, width: width, height: height, fps: 10, seconds: 1)
+        let reader = try ClipFrameReader(clip: clip, piece: ClipPiece(duration: 10), fittingIn: side)
+        let info = try await ClipInfo.probe(clip)
+        let size = ClipFrameReader.fittedSize(width: info.width, height: info.height, maximumSide: side)
+        #expect(max(size.width, size.height) == min(side, max(width, height)))
+        reader.expectFrames(width: size.width, height: size.height)
+        // A size off by one pixel would leave the last frame cut short (an error) or the count wrong.
+        var count = 0
+        while let frame = try await reader.next() {
+            #expect(frame.width == size.width && frame.height == size.height)
+            count += 1
+        }
+        #expect(count == 10)
+    }
+
     @Test("A truncated clip is unreadable, named as such, and makes no sticker")
     func truncatedClip() async throws {
         let folder = try scratch()
