@@ -181,6 +181,10 @@ public final class ClipSubjectTracker {
         let session = self.session ?? extractor.predictor.makeSession()
         self.session = session
         let full = index % max(1, settings.keyframeInterval) == 0
+        // The background's motion in this frame needs no look: followed while the network looks
+        // (it ran alone on one core after the look), the check's own copy in a child task.
+        let checkSoFar = motionCheck
+        async let followed = Self.followingMotion(checkSoFar, in: frame)
         let raw = full ? try await session.saliency(of: frame) : try await session.coarseSaliency(of: frame)
         if previous.saliency.width != raw.width || previous.saliency.height != raw.height {
             // The first look may have been a closer one, pasted at another resolution.
@@ -201,8 +205,17 @@ public final class ClipSubjectTracker {
         }
         last = (saliency, SubjectMotion(saliency) ?? previous.motion)
         let stored = Look.stored(saliency)
-        motionCheck?.observe(frame, mask: stored)
+        let (check, motion) = await followed
+        motionCheck = check
+        if let motion { motionCheck?.reanchor(motion, mask: stored) }
         return Look(index: index, saliency: stored, offset: backgroundOffset)
+    }
+
+    /// `check` after `followMotion` of `frame`, and what it saw.
+    private static func followingMotion(_ check: MovingSubjectCheck?, in frame: Image) -> (MovingSubjectCheck?, MovingSubjectCheck.Motion?) {
+        guard var check else { return (nil, nil) }
+        let motion = check.followMotion(frame)
+        return (check, motion)
     }
 
     /// What cuts the frames out along their looks (second pass), once the first is done.

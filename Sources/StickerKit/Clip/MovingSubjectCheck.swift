@@ -88,11 +88,25 @@ struct MovingSubjectCheck: Sendable {
 
     /// Takes the next frame, with its subject's mask (nil: keep the reference as long as it overlaps).
     mutating func observe(_ frame: Image, mask: Mask?) {
-        guard apart.contains(false) || followsBackground else { return }
+        guard let motion = followMotion(frame), let mask else { return }
+        reanchor(motion, mask: mask)
+    }
+
+    /// What `followMotion` saw of a frame, for `reanchor`.
+    struct Motion: Sendable {
+        fileprivate let grey: [Float]
+        fileprivate let ground: (x: Float, y: Float)
+    }
+
+    /// The first half of `observe`: the background's and each region's offsets in `frame`. It
+    /// needs no mask, so it can run while the network looks at the same frame. nil when nothing is
+    /// followed or the background was not matched.
+    mutating func followMotion(_ frame: Image) -> Motion? {
+        guard apart.contains(false) || followsBackground else { return nil }
         let grey = Self.grey(frame, width, height)
         // Searched where the last frame's motion, continued, puts it.
         let fromAnchor = (x: background.x + step.x - anchor.x, y: background.y + step.y - anchor.y)
-        guard let ground = offset(of: grey, near: fromAnchor, pixels: subject, inside: false) else { return }
+        guard let ground = offset(of: grey, near: fromAnchor, pixels: subject, inside: false) else { return nil }
         step = (anchor.x + ground.x - background.x, anchor.y + ground.y - background.y)
         background = (anchor.x + ground.x, anchor.y + ground.y)
         panned = max(panned, hypot(background.x, background.y))
@@ -105,12 +119,16 @@ struct MovingSubjectCheck: Sendable {
             framesApart[k] = parted ? framesApart[k] + 1 : 0
             if framesApart[k] >= 2 { apart[k] = true }
         }
-        // Far from the reference, little of it still overlaps: this frame becomes the reference.
-        if let mask, regions.count == 1, !apart[0], hypot(ground.x, ground.y) > Float(min(width, height)) / 6 {
-            let now = mask.resized(width: width, height: height).values.map { $0 >= 128 }
-            guard now.contains(true) else { return }
-            reference = grey; subject = now; regions = [now]; anchor = background; own = [background]; framesApart = [0]
-        }
+        return Motion(grey: grey, ground: ground)
+    }
+
+    /// The second half of `observe`, with the frame's subject mask: far from the reference, little
+    /// of it still overlaps, so this frame becomes the reference.
+    mutating func reanchor(_ motion: Motion, mask: Mask) {
+        guard regions.count == 1, !apart[0], hypot(motion.ground.x, motion.ground.y) > Float(min(width, height)) / 6 else { return }
+        let now = mask.resized(width: width, height: height).values.map { $0 >= 128 }
+        guard now.contains(true) else { return }
+        reference = motion.grey; subject = now; regions = [now]; anchor = background; own = [background]; framesApart = [0]
     }
 
     /// The offset (dx, dy) at which `grey` matches the reference best over the pixels outside
