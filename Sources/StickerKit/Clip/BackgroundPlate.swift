@@ -467,36 +467,45 @@ struct SampleView {
         return nest(0)
     }
 
-    /// `ColorPlanes.bilinear(q)` of the frame: the same clamps and arithmetic, so the same values (pinned in a test).
+    /// `ColorPlanes.bilinear(q)` of the frame: the same taps, so the same values (pinned in a test).
     @inline(__always)
     func bilinear(_ q: SIMD2<Float>) -> SIMD3<Float> {
+        let taps = BilinearTaps(q, width: width, height: height)
+        return SIMD3(taps.value(red), taps.value(green), taps.value(blue))
+    }
+}
+
+/// A bilinear read at `q` within a `width`×`height` plane (the last row and column clamped): its
+/// four neighbours and weights, one arithmetic for every reader of planes.
+struct BilinearTaps {
+    let i00: Int, i01: Int, i10: Int, i11: Int
+    let fx: Float, fy: Float
+
+    @inline(__always)
+    init(_ q: SIMD2<Float>, width: Int, height: Int) {
         let x0 = min(Int(q.x), width - 1), y0 = min(Int(q.y), height - 1)
         let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-        let fx = q.x - Float(x0), fy = q.y - Float(y0)
-        let i00 = y0 * width + x0, i01 = y0 * width + x1, i10 = y1 * width + x0, i11 = y1 * width + x1
-        @inline(__always) func channel(_ p: UnsafePointer<Float>) -> Float {
-            let top = p[i00] + (p[i01] - p[i00]) * fx
-            let bottom = p[i10] + (p[i11] - p[i10]) * fx
-            return top + (bottom - top) * fy
-        }
-        return SIMD3(channel(red), channel(green), channel(blue))
+        fx = q.x - Float(x0); fy = q.y - Float(y0)
+        i00 = y0 * width + x0; i01 = y0 * width + x1; i10 = y1 * width + x0; i11 = y1 * width + x1
     }
+
+    @inline(__always)
+    func value(_ p: UnsafePointer<Float>) -> Float {
+        let top = p[i00] + (p[i01] - p[i00]) * fx
+        let bottom = p[i10] + (p[i11] - p[i10]) * fx
+        return top + (bottom - top) * fy
+    }
+
+    @inline(__always)
+    func value(_ p: [Float]) -> Float { p.withUnsafeBufferPointer { value($0.baseAddress!) } }
 }
 
 extension ColorPlanes {
     /// The colour at `q` (bilinear; `q` within the planes, the last row and column clamped).
     @inline(__always)
     func bilinear(_ q: SIMD2<Float>) -> SIMD3<Float> {
-        let x0 = min(Int(q.x), width - 1), y0 = min(Int(q.y), height - 1)
-        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-        let fx = q.x - Float(x0), fy = q.y - Float(y0)
-        let i00 = y0 * width + x0, i01 = y0 * width + x1, i10 = y1 * width + x0, i11 = y1 * width + x1
-        func channel(_ p: [Float]) -> Float {
-            let top = p[i00] + (p[i01] - p[i00]) * fx
-            let bottom = p[i10] + (p[i11] - p[i10]) * fx
-            return top + (bottom - top) * fy
-        }
-        return SIMD3(channel(red), channel(green), channel(blue))
+        let taps = BilinearTaps(q, width: width, height: height)
+        return SIMD3(taps.value(red), taps.value(green), taps.value(blue))
     }
 }
 
