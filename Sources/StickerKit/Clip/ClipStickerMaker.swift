@@ -237,7 +237,9 @@ public struct ClipStickerMaker: Sendable {
                 defer { sourceFrame += 1 }
                 guard sourceFrame % step == 0 else { continue }
                 pending.append((frame, looks[pending.count + used]))
-                if pending.count >= cores { try await flush() }
+                // A few frames a core at once: each batch ends in two waits for its slowest frame
+                // (the cut-outs, then the styled frames' encoding), paid per batch, not per frame.
+                if pending.count >= 4 * cores { try await flush() }
             }
             try Task.checkCancellation()
             try await flush()
