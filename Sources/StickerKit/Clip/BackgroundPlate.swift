@@ -290,22 +290,13 @@ struct BackgroundPlate: Sendable {
         return top + (bottom - top) * fy
     }
 
-    /// The plate's colour at plate position `q` (bilinear), nil where not known.
-    @inline(__always)
-    private func sample(_ q: SIMD2<Float>) -> SIMD3<Float>? {
-        guard q.x >= 0, q.y >= 0, q.x < Float(width - 1), q.y < Float(height - 1) else { return nil }
-        let x0 = Int(q.x), y0 = Int(q.y), i = y0 * width + x0
-        guard known[i], known[i + 1], known[i + width], known[i + width + 1] else { return nil }
-        return color.bilinear(q)
-    }
-
     /// `guess` refined so that `frame` matches the plate best (mean absolute difference) outside
     /// `exclude`: a grid of half pixels within 1.5 px, then of eighths around the best.
     ///
     /// Each grid's 49 costs are summed in one pass over the points (each point's plate pixels read
     /// once for all 49 offsets, while in cache) rather than one pass per offset; every offset's sum
     /// still adds the same terms in the same order, so the costs, and the offset chosen, are
-    /// `alignOffsetByOffset`'s (pinned in a test).
+    /// those of `align` as it was, one pass per offset (`PlateFastPathTests` keeps that reference).
     func align(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
         let fw = frame.width, fh = frame.height
         // Every fourth pixel of every fourth row, outside the subject.
@@ -358,45 +349,6 @@ struct BackgroundPlate: Sendable {
             for k in 1..<49 {
                 let c = cost(k)
                 if c < best.cost { best = (candidates[k], c) }
-            }
-        }
-        return best.offset
-    }
-
-    /// `align` as it was, one pass over the points per offset (the reference its fast path is pinned against).
-    func alignOffsetByOffset(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
-        let fw = frame.width, fh = frame.height
-        // Every fourth pixel of every fourth row, outside the subject.
-        var points: [(p: SIMD2<Float>, c: SIMD3<Float>)] = []
-        for y in Swift.stride(from: 2, to: fh - 2, by: 4) {
-            for x in Swift.stride(from: 2, to: fw - 2, by: 4) where !exclude[y * fw + x] {
-                let i = y * fw + x
-                points.append((SIMD2(Float(x), Float(y)), SIMD3(frame.red[i], frame.green[i], frame.blue[i])))
-            }
-        }
-        guard points.count >= 200 else { return guess }
-        let origin = SIMD2(Float(originX), Float(originY))
-        func cost(_ offset: SIMD2<Float>, every: Int) -> Float {
-            var sum: Float = 0, n = 0, tried = 0
-            for point in Swift.stride(from: 0, to: points.count, by: every).lazy.map({ points[$0] }) {
-                tried += 1
-                guard let c = sample(point.p - offset + origin) else { continue }
-                let d = point.c - c
-                sum += abs(d.x) + abs(d.y) + abs(d.z); n += 1
-            }
-            return n * 4 >= tried ? sum / Float(n) : .infinity
-        }
-        // The coarse grid on a third of the points (it only has to land within a quarter pixel).
-        var best = (offset: guess, cost: Float.infinity)
-        for (step, every): (Float, Int) in [(0.5, 3), (0.125, 1)] {
-            let centre = best.offset
-            best.cost = cost(centre, every: every)
-            for j in -3...3 {
-                for i in -3...3 where i != 0 || j != 0 {
-                    let candidate = centre + SIMD2(Float(i), Float(j)) * step
-                    let c = cost(candidate, every: every)
-                    if c < best.cost { best = (candidate, c) }
-                }
             }
         }
         return best.offset

@@ -318,30 +318,6 @@ public final class ClipSubjectTracker {
         }
         return out
     }
-
-    /// `grown` as it was, column by column (the reference it is pinned against in a test).
-    static func grownColumnByColumn(_ plane: Plane, by reach: Int) -> [Bool] {
-        let w = plane.width, h = plane.height
-        var rows = [Bool](repeating: false, count: w * h)
-        for y in 0..<h {
-            var lastOn = Int.min / 2
-            for x in 0..<(w + reach) {
-                if x < w && plane.values[y * w + x] > 0.5 { lastOn = x }
-                let target = x - reach
-                if target >= 0 && target < w && x - lastOn <= 2 * reach { rows[y * w + target] = true }
-            }
-        }
-        var out = [Bool](repeating: false, count: w * h)
-        for x in 0..<w {
-            var lastOn = Int.min / 2
-            for y in 0..<(h + reach) {
-                if y < h && rows[y * w + x] { lastOn = y }
-                let target = y - reach
-                if target >= 0 && target < h && y - lastOn <= 2 * reach { out[target * w + x] = true }
-            }
-        }
-        return out
-    }
 }
 
 /// The saliency the photo pipeline reports through `SubjectExtractor.located` (called once, from

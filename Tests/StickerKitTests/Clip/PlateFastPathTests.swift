@@ -141,3 +141,79 @@ struct GrownRowByRowTests {
         }
     }
 }
+
+extension BackgroundPlate {
+    /// The plate's colour at plate position `q` (bilinear), nil where not known: as `align` read it
+    /// before its texels.
+    func referenceSample(_ q: SIMD2<Float>) -> SIMD3<Float>? {
+        guard q.x >= 0, q.y >= 0, q.x < Float(width - 1), q.y < Float(height - 1) else { return nil }
+        let x0 = Int(q.x), y0 = Int(q.y), i = y0 * width + x0
+        guard known[i], known[i + 1], known[i + width], known[i + width + 1] else { return nil }
+        return color.bilinear(q)
+    }
+
+    /// `align` as it was, one pass over the points per offset (the reference its fast path is pinned against).
+    func alignOffsetByOffset(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
+        let fw = frame.width, fh = frame.height
+        // Every fourth pixel of every fourth row, outside the subject.
+        var points: [(p: SIMD2<Float>, c: SIMD3<Float>)] = []
+        for y in Swift.stride(from: 2, to: fh - 2, by: 4) {
+            for x in Swift.stride(from: 2, to: fw - 2, by: 4) where !exclude[y * fw + x] {
+                let i = y * fw + x
+                points.append((SIMD2(Float(x), Float(y)), SIMD3(frame.red[i], frame.green[i], frame.blue[i])))
+            }
+        }
+        guard points.count >= 200 else { return guess }
+        let origin = SIMD2(Float(originX), Float(originY))
+        func cost(_ offset: SIMD2<Float>, every: Int) -> Float {
+            var sum: Float = 0, n = 0, tried = 0
+            for point in Swift.stride(from: 0, to: points.count, by: every).lazy.map({ points[$0] }) {
+                tried += 1
+                guard let c = referenceSample(point.p - offset + origin) else { continue }
+                let d = point.c - c
+                sum += abs(d.x) + abs(d.y) + abs(d.z); n += 1
+            }
+            return n * 4 >= tried ? sum / Float(n) : .infinity
+        }
+        // The coarse grid on a third of the points (it only has to land within a quarter pixel).
+        var best = (offset: guess, cost: Float.infinity)
+        for (step, every): (Float, Int) in [(0.5, 3), (0.125, 1)] {
+            let centre = best.offset
+            best.cost = cost(centre, every: every)
+            for j in -3...3 {
+                for i in -3...3 where i != 0 || j != 0 {
+                    let candidate = centre + SIMD2(Float(i), Float(j)) * step
+                    let c = cost(candidate, every: every)
+                    if c < best.cost { best = (candidate, c) }
+                }
+            }
+        }
+        return best.offset
+    }
+}
+
+extension ClipSubjectTracker {
+    /// `grown` as it was, column by column (the reference it is pinned against in a test).
+    static func grownColumnByColumn(_ plane: Plane, by reach: Int) -> [Bool] {
+        let w = plane.width, h = plane.height
+        var rows = [Bool](repeating: false, count: w * h)
+        for y in 0..<h {
+            var lastOn = Int.min / 2
+            for x in 0..<(w + reach) {
+                if x < w && plane.values[y * w + x] > 0.5 { lastOn = x }
+                let target = x - reach
+                if target >= 0 && target < w && x - lastOn <= 2 * reach { rows[y * w + target] = true }
+            }
+        }
+        var out = [Bool](repeating: false, count: w * h)
+        for x in 0..<w {
+            var lastOn = Int.min / 2
+            for y in 0..<(h + reach) {
+                if y < h && rows[y * w + x] { lastOn = y }
+                let target = y - reach
+                if target >= 0 && target < h && y - lastOn <= 2 * reach { out[target * w + x] = true }
+            }
+        }
+        return out
+    }
+}
