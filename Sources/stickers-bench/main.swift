@@ -9,6 +9,7 @@ let suites: [BenchmarkSuite] = [
     decodeSuite,
     editorSuite,
     inferenceSuite,
+    looksSuite,
     networkSuite,
     paletteSuite,
     paletteMoodSuite,
