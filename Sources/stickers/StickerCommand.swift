@@ -67,7 +67,7 @@ struct StickerCommand: AsyncParsableCommand {
     }
 
     @MainActor func run() async throws {
-        AllocatorTuning.keepFreedMemoryForReuse()
+        AllocatorTuning.oneHeapKeptForReuse()
         if let output, ClipDetection.isClip(path: image) { return try await runClip(output: output) }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
