@@ -265,6 +265,23 @@ struct ClipStickerTests {
         #expect(try await early.next() == nil)
     }
 
+    @Test("A piece's first frame index names the frame ffmpeg starts it with, a start between two frames included",
+          arguments: [0.05, 0.06, 0.04, 0.51, 0.333, 0.949])
+    func firstFrameIndexIsTheFrameFFmpegStartsWith(_ start: Double) async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        let info = try await ClipInfo.probe(clip)
+        let whole = try ClipFrameReader(clip: clip, info: info, piece: ClipPiece(duration: 10), width: 160, height: 120)
+        var frames: [Image] = []
+        while let frame = try await whole.next() { frames.append(frame) }
+        let piece = ClipPiece(start: start, duration: 1)
+        let reader = try ClipFrameReader(clip: clip, info: info, piece: piece, width: 160, height: 120)
+        let first = try #require(try await reader.next())
+        let index = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+        #expect(frames.firstIndex(of: first) == index, "start \(start): index \(index)")
+    }
+
     @Test("Frames fitted by ffmpeg before the probe come at the size fittedSize computes from it",
           arguments: [(250, 130, 97), (130, 250, 97), (160, 120, 768), (161, 121, 80)])
     func framesFittedBeforeTheProbe(_ width: Int, _ height: Int, _ side: Int) async throws {
