@@ -265,6 +265,13 @@ struct ClipStickerTests {
         #expect(try await early.next() == nil)
     }
 
+    @Test("ffmpeg's reasons reach the user without its demuxer names and addresses")
+    func ffmpegReasonsAreReadable() {
+        let log = "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55ebe75e8000] moov atom not found\n/tmp/a b.mp4: Invalid data found when processing input\n"
+        #expect(ErrorLog.readable(log) == "moov atom not found; /tmp/a b.mp4: Invalid data found when processing input")
+        #expect(ErrorLog.readable("[gif @ 0x1] x\n[in] keep me") == "x; [in] keep me")
+    }
+
     @Test("A piece's first frame index names the frame ffmpeg starts it with, a start between two frames included",
           arguments: [0.05, 0.06, 0.04, 0.51, 0.333, 0.949])
     func firstFrameIndexIsTheFrameFFmpegStartsWith(_ start: Double) async throws {
