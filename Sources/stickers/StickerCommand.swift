@@ -68,7 +68,9 @@ struct StickerCommand: AsyncParsableCommand {
 
     @MainActor func run() async throws {
         AllocatorTuning.keepFreedMemoryForReuse()
-        if let output, ClipDetection.isClip(path: image) { return try await runClip(output: output) }
+        let isClip = output != nil && ClipDetection.isClip(path: image)
+        try checkOutputs(photo: !isClip)
+        if let output, isClip { return try await runClip(output: output) }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
             throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)
@@ -227,6 +229,36 @@ struct StickerCommand: AsyncParsableCommand {
     @concurrent private static func colorScheme(of sticker: Sticker, photo: Image) async -> PhotoColorScheme {
         ColorExtractor().extractColors(from: photo.downsampled(toFit: 256), count: 5, mask: sticker.mask)
     }
+
+    /// Refuses, before any work, the output paths that would lose a file or go nowhere: one that
+    /// is the input itself (64: the photo or clip would be replaced by its sticker), one in a
+    /// folder that does not exist (74, said at once rather than after a clip's whole work), and,
+    /// for a photo, a PNG named as another format (64: `-o out.webp` used to get PNG bytes).
+    @MainActor private func checkOutputs(photo: Bool) throws {
+        var input = stat()
+        let inputExists = stat(image, &input) == 0
+        let files = [("-o", output), ("--mask", photo ? mask : nil), ("--gradient", photo ? gradient : nil)]
+        for case let (option, path?) in files {
+            var status = stat()
+            if inputExists, stat(path, &status) == 0, status.st_dev == input.st_dev, status.st_ino == input.st_ino {
+                throw fail("\(option) \(path) is the input itself: choose another file (the input is never overwritten)", ExitStatus.usage)
+            }
+            let url = URL(fileURLWithPath: path)
+            let ext = url.pathExtension.lowercased()
+            if photo, ext != "png", Self.otherFormatExtensions.contains(ext) {
+                throw fail("\(option) \(path): a photo's \(option == "-o" ? "sticker" : option.dropFirst(2)) is written as PNG; name it .png", ExitStatus.usage)
+            }
+            var isFolder: ObjCBool = false
+            let folder = url.deletingLastPathComponent().path
+            if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
+                throw fail("cannot write \(path): no such folder \(folder)", ExitStatus.ioError)
+            }
+        }
+    }
+
+    /// Extensions of formats a photo's PNG must not be named by.
+    static let otherFormatExtensions: Set<String> = Set(ImageFormat.allCases.flatMap(\.fileExtensions))
+        .union(ClipDetection.videoExtensions).union(["avif", "heic", "heif", "tif", "tiff", "bmp"])
 
     /// Writes atomically (a temporary file renamed into place): never a partial PNG.
     @MainActor private func write(_ bytes: Data, to path: String) throws {

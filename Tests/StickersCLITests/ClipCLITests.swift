@@ -82,6 +82,31 @@ struct ClipCLITests {
         #expect(contents(of: folder).sorted() == ["cut.mp4", "ladybird.mp4", "m"])
     }
 
+    @Test("An output that is the input itself, a photo's PNG named .webp, or a folder that does not exist is refused before any work; the input is untouched")
+    func outputsThatWouldLoseAFileAreRefused() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ffmpeg = try NeededResource.require(Self.tool("ffmpeg"), "ffmpeg", reason: "not on PATH (apt-get install ffmpeg)")
+        let clip = folder.appending(path: "clip.webm")
+        try #require(try await Self.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x48:r=10:d=0.5",
+                                         "-c:v", "libvpx-vp9", clip.path]) == 0)
+        let photo = folder.appending(path: "photo.png")
+        try FileManager.default.copyItem(atPath: Stickers.sample("coffee.png"), toPath: photo.path)
+        let clipBytes = try Data(contentsOf: clip), photoBytes = try Data(contentsOf: photo)
+        let environment = ["STICKERS_MODEL": model]
+        for (arguments, status, words) in [(["sticker", clip.path, "-o", clip.path], 64, "is the input itself"),
+                                           (["sticker", photo.path, "-o", photo.path], 64, "is the input itself"),
+                                           (["sticker", photo.path, "-o", folder.appending(path: "s.png").path, "--mask", photo.path], 64, "is the input itself"),
+                                           (["sticker", photo.path, "-o", folder.appending(path: "s.webp").path], 64, "name it .png"),
+                                           (["sticker", clip.path, "-o", folder.appending(path: "none/s.webp").path], 74, "no such folder")] {
+            let run = try await Stickers.run(arguments, environment: environment)
+            #expect(run.status == status && run.stderr.contains(words), "\(arguments): \(run)")
+        }
+        #expect(try Data(contentsOf: clip) == clipBytes && Data(contentsOf: photo) == photoBytes)
+        #expect(contents(of: folder) == ["clip.webm", "photo.png"])
+    }
+
     @Test("A clip with no subject exits 65 and writes nothing")
     func noSubject() async throws {
         let model = try await Stickers.model()
