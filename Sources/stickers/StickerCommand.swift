@@ -36,10 +36,12 @@ struct StickerCommand: AsyncParsableCommand {
     @Option(help: "The cut-out model (ONNX) to use instead of the cached U²-Net-p (also: STICKERS_MODEL).")
     var model: String?
 
-    @Option(help: ArgumentHelp("A clip: where its piece starts, in seconds.", valueName: "S"))
+    // `.unconditional`: `--start -1` is the value -1 (refused by `validate` with the rule), not a
+    // missing value followed by an unknown option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("A clip: where its piece starts, in seconds.", valueName: "S"))
     var start: Double?
 
-    @Option(help: ArgumentHelp("A clip: how long its piece lasts, in seconds (default 3).", valueName: "D"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A clip: how long its piece lasts, in seconds (default 3).", valueName: "D"))
     var duration: Double?
 
     @Flag(help: "List the photo's separate subjects, most salient first: bounding box, a point inside, share.")

@@ -107,6 +107,40 @@ struct ClipCLITests {
         #expect(contents(of: folder) == ["clip.webm", "photo.png"])
     }
 
+    @Test("--start past the clip's last frame exits 65 saying how long the clip is; a negative --start is refused as such (64)")
+    func startPastTheEnd() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.ladybirdClip(in: folder, seconds: 1)
+        let out = folder.appending(path: "s.webp")
+        let past = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--start", "5"], environment: ["STICKERS_MODEL": model])
+        #expect(past.status == 65, "\(past)")
+        #expect(past.stderr.contains("--start 5 s") && past.stderr.contains("the clip lasts 1.00 s"), "\(past.stderr)")
+        let negative = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--start", "-1"], environment: ["STICKERS_MODEL": model])
+        #expect(negative.status == 64 && negative.stderr.contains("--start must be 0 or more seconds"), "\(negative)")
+        #expect(contents(of: folder) == ["ladybird.mp4"])
+    }
+
+    @Test("An animated PNG, whatever its name, is made into an animated sticker like any clip")
+    func animatedPNGIsAClip() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ffmpeg = try NeededResource.require(Self.tool("ffmpeg"), "ffmpeg", reason: "not on PATH (apt-get install ffmpeg)")
+        let video = try await Self.ladybirdClip(in: folder, seconds: 1)
+        let apng = folder.appending(path: "ladybird.png")
+        try #require(try await Self.run([ffmpeg, "-v", "error", "-i", video.path, "-plays", "0", "-f", "apng", apng.path]) == 0)
+        let out = folder.appending(path: "s.webp"), masks = folder.appending(path: "m")
+        let run = try await Stickers.run(["sticker", apng.path, "-o", out.path, "--mask", masks.path], environment: ["STICKERS_MODEL": model])
+        #expect(run.status == 0, "\(run)")
+        #expect(contents(of: masks).count == 10, "1 s at 20 fps, every 2nd frame")
+        if let webpmux = Self.tool("webpmux") {
+            let text = String(decoding: try await Self.output(of: [webpmux, "-info", out.path], in: folder), as: UTF8.self)
+            #expect(text.contains("Number of frames: 10"), "\(text)")
+        }
+    }
+
     @Test("A clip with no subject exits 65 and writes nothing")
     func noSubject() async throws {
         let model = try await Stickers.model()
