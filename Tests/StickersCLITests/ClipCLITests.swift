@@ -265,6 +265,39 @@ struct ClipCLITests {
         #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "pack-animated.wastickers").path))
     }
 
+    @Test("make --for with too few good photos for a still pack keeps the animated pack it wrote: exit 0, each photo listed with why")
+    func tooFewPhotosBesideAnAnimatedPack() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.ladybirdClip(in: folder, seconds: 1)
+        let clips = try ["a", "b", "c"].map { name in
+            let copy = folder.appending(path: "\(name).mp4")
+            try FileManager.default.copyItem(at: clip, to: copy)
+            return copy.path
+        }
+        let broken = folder.appending(path: "broken.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: broken)
+        let cache = folder.appending(path: "cache").path
+        // WhatsApp: one good photo (a still pack needs 3) beside three clips; Telegram: no good photo.
+        for (platform, photos, listed) in [("whatsapp", [Stickers.sample("ladybird.jpg"), broken.path], 2), ("telegram", [broken.path], 1)] {
+            let out = folder.appending(path: "pack-\(platform).zip")
+            let run = try await Stickers.run(["make"] + photos + clips + ["-o", out.path, "--for", platform, "--json", "--cache-dir", cache],
+                                             environment: ["STICKERS_MODEL": model])
+            #expect(run.status == 0, "\(run)")
+            let packs = try #require((run.json?["animated"] as? [String: Any])?["packs"] as? [[String: Any]], "\(run)")
+            #expect((packs.first?["stickers"] as? [[String: Any]])?.count == 3)
+            let invalid = try #require(run.json?["invalid"] as? [[String: Any]])
+            #expect(invalid.count == listed, "\(invalid)")
+            #expect(invalid.contains { ($0["file"] as? String)?.hasSuffix("broken.jpg") == true })
+            if platform == "whatsapp" {
+                #expect(invalid.contains { ($0["reason"] as? String)?.contains("no still pack was written") == true }, "\(invalid)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: out.path), "no still pack")
+            #expect(FileManager.default.fileExists(atPath: folder.appending(path: "pack-\(platform)-animated.zip").path), "\(contents(of: folder))")
+        }
+    }
+
     /// The process ids whose parent is `pid` (from /proc).
     static func children(of pid: Int32) -> [Int32] {
         let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
