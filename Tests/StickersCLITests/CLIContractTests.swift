@@ -90,6 +90,22 @@ import ZIPFoundation
         #expect(missing.stderr.contains("no such file"))
     }
 
+    @Test("palette of a clip (a GIF, an MP4) exits 65 saying it is a clip; a text file named .mp4 is just not an image")
+    func paletteOfAClip() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gif = folder.appending(path: "moving.gif"), mp4 = folder.appending(path: "clip.dat"), text = folder.appending(path: "notes.mp4")
+        try (Data("GIF89a".utf8) + Data(count: 32)).write(to: gif)
+        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 0, 0]).write(to: mp4)
+        try Data("not a clip".utf8).write(to: text)
+        for file in [gif, mp4] {
+            let run = try await Stickers.run(["palette", file.path])
+            #expect(run.status == 65 && run.stderr.contains("is a clip: palette takes a photo"), "\(run)")
+        }
+        let run = try await Stickers.run(["palette", text.path])
+        #expect(run.status == 65 && run.stderr.contains("is not a usable image"), "\(run)")
+    }
+
     // MARK: the model (69)
 
     @Test("A STICKERS_MODEL that is not a model exits 69 (make and sticker), writing nothing")
