@@ -298,6 +298,29 @@ struct ClipCLITests {
         }
     }
 
+    @Test("SIGINT while make cuts a clip out exits 130, writes no pack and leaves no ffmpeg behind")
+    func makeInterruptedDuringAClip() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.ladybirdClip(in: folder, seconds: 8)
+        let out = folder.appending(path: "pack.zip")
+        let seen = Locked<[Int32]>([])
+        let run = try await Stickers.run(["make", clip.path, Stickers.sample("ladybird.jpg"), "-o", out.path, "--for", "telegram",
+                                          "--cache-dir", folder.appending(path: "cache").path],
+                                         environment: ["STICKERS_MODEL": model]) { process, _ in
+            for _ in 0..<600 where Self.children(of: process.processIdentifier).isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            try await Task.sleep(for: .milliseconds(300))
+            seen.withLock { $0 = Self.children(of: process.processIdentifier) }
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(run.status == 130, "\(run)")
+        #expect(contents(of: folder).filter { $0.hasPrefix("pack") }.isEmpty, "\(contents(of: folder))")
+        let children = seen.withLock { $0 }
+        #expect(!children.isEmpty)
+        for child in children { #expect(kill(child, 0) != 0, "ffmpeg \(child) still runs") }
+    }
+
     /// The process ids whose parent is `pid` (from /proc).
     static func children(of pid: Int32) -> [Int32] {
         let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
