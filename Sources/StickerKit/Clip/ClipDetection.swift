@@ -51,6 +51,18 @@ public enum ClipDetection {
     /// is set): how a recorded animated sticker is told from a still one.
     public static func isAnimatedWebP(_ data: Data) -> Bool { WebP.isAnimated(data) }
 
+    /// The arguments that name `clip`'s container to ffmpeg and ffprobe before `-i`, when probing
+    /// by name would go wrong: a PNG (an APNG) is read with `-f apng`, else a name holding `%d`
+    /// (`spin%d.png`) is taken by the image2 demuxer for a numbered sequence that does not exist.
+    public static func inputFormatArguments(_ clip: URL) -> [String] {
+        // A regular file only: a FIFO's first bytes would be waited for, then lost to ffmpeg.
+        var status = stat()
+        guard stat(clip.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let handle = FileHandle(forReadingAtPath: clip.path) else { return [] }
+        defer { try? handle.close() }
+        return ImageFormat.sniff((try? handle.read(upToCount: 16)) ?? Data()) == .png ? ["-f", "apng"] : []
+    }
+
     /// Whether a PNG is animated (APNG): an `acTL` chunk before its first `IDAT`, as the APNG
     /// specification puts it. `chunkHeader(offset)` gives the 8 bytes (length, type) at `offset`;
     /// only the chunks' headers are read, so a large `iCCP` or `eXIf` before `acTL` costs nothing.

@@ -21,7 +21,7 @@ public struct ClipInfo: Sendable, Hashable {
         let ffprobe = try ExternalTool.find("ffprobe")
         let result = try await ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries",
                                             "stream=width,height,avg_frame_rate,r_frame_rate,duration:stream_side_data=rotation:stream_tags=rotate:format=duration",
-                                            "-of", "json", clip.path])
+                                            "-of", "json"] + ClipDetection.inputFormatArguments(clip) + [clip.path])
         guard result.status == 0 else {
             throw .unreadable(result.errors.isEmpty ? "ffprobe exit status \(result.status)" : result.errors)
         }

@@ -265,6 +265,23 @@ struct ClipStickerTests {
         #expect(try await early.next() == nil)
     }
 
+    @Test("An animated PNG is probed and decoded as a clip, a name holding %d included (not an image sequence)")
+    func animatedPNGWithAPercentInItsName() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try await ClipTools.movingDisc(in: folder, fps: 10, seconds: 1)
+        let apng = folder.appending(path: "spin%d.png")
+        let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-i", video.path, "-f", "apng", apng.path])
+        try #require(made.status == 0, "\(made.errors)")
+        #expect(ClipDetection.isClip(path: apng.path))
+        let info = try await ClipInfo.probe(apng)
+        #expect(info.width == 160 && info.height == 120 && abs(info.framesPerSecond - 10) < 0.01)
+        let reader = try ClipFrameReader(clip: apng, info: info, piece: ClipPiece(duration: 10), width: 160, height: 120)
+        var count = 0
+        while try await reader.next() != nil { count += 1 }
+        #expect(count == 10)
+    }
+
     @Test("ffmpeg's reasons reach the user without its demuxer names and addresses")
     func ffmpegReasonsAreReadable() {
         let log = "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55ebe75e8000] moov atom not found\n/tmp/a b.mp4: Invalid data found when processing input\n"
