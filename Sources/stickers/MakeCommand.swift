@@ -80,6 +80,7 @@ struct MakeCommand: AsyncParsableCommand {
     @MainActor func run() async throws {
         AllocatorTuning.oneHeapKeptForReuse()
         var collected = PhotoInputs.collect(inputs)
+        try checkOutput(against: collected.files + collected.clips)
         guard !collected.files.isEmpty || !collected.missing.isEmpty || !collected.clips.isEmpty else {
             throw fail("no photos (.jpg, .jpeg, .png, .webp) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
         }
@@ -278,6 +279,26 @@ enum MakeSubjects: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// The `--json` report of `stickers make` (stable: scripts read it).
+extension MakeCommand {
+    /// Refuses, before any work, a pack named as a photo or a clip (`-o photo.jpg`: the pack and
+    /// the `OUT-animated`, `OUT-1` … beside it would replace inputs or be taken for photos by the
+    /// next run), and a pack that is one of the inputs itself.
+    @MainActor func checkOutput(against files: [URL]) throws {
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        if StickerCommand.otherFormatExtensions.union(["png"]).contains(ext) {
+            throw fail("-o \(output): a pack is a ZIP archive, not a .\(ext); name it .zip (or .wastickers for WhatsApp)", ExitStatus.usage)
+        }
+        var pack = stat()
+        guard stat(output, &pack) == 0 else { return }
+        for file in files {
+            var input = stat()
+            if stat(file.path, &input) == 0, input.st_dev == pack.st_dev, input.st_ino == pack.st_ino {
+                throw fail("-o \(output) is one of the inputs: choose another file (inputs are never overwritten)", ExitStatus.usage)
+            }
+        }
+    }
+}
+
 /// `make` that wrote only animated packs (no photos, or too few for a messenger's still pack).
 struct AnimatedOnlyReport: Encodable {
     let animated: AnimatedPack.Report

@@ -90,6 +90,23 @@ import ZIPFoundation
         #expect(missing.stderr.contains("no such file"))
     }
 
+    @Test("make -o naming a photo or clip format, or an input itself, is refused (64) before any work; the input is untouched")
+    func makeNeverOverwritesAnInput() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = folder.appending(path: "photo.jpg"), odd = folder.appending(path: "photo.dat")
+        try FileManager.default.copyItem(atPath: Stickers.sample("ladybird.jpg"), toPath: photo.path)
+        try FileManager.default.copyItem(atPath: Stickers.sample("ladybird.jpg"), toPath: odd.path)
+        let bytes = try Data(contentsOf: photo)
+        for (input, out, words) in [(photo, photo.path, "a pack is a ZIP archive"), (photo, folder.appending(path: "pack.webp").path, "name it .zip"),
+                                    (odd, odd.path, "is one of the inputs")] {
+            let run = try await Stickers.run(["make", input.path, "-o", out])
+            #expect(run.status == 64 && run.stderr.contains(words), "\(out): \(run)")
+        }
+        #expect(try Data(contentsOf: photo) == bytes && Data(contentsOf: odd) == bytes)
+        #expect(contents(of: folder) == ["photo.dat", "photo.jpg"])
+    }
+
     @Test("palette of a clip (a GIF, an MP4) exits 65 saying it is a clip; a text file named .mp4 is just not an image")
     func paletteOfAClip() async throws {
         let folder = try temporaryFolder()
