@@ -234,7 +234,8 @@ struct StickerCommand: AsyncParsableCommand {
 
     /// Refuses, before any work, the output paths that would lose a file or go nowhere: one that
     /// is the input itself (64: the photo or clip would be replaced by its sticker), one in a
-    /// folder that does not exist (74, said at once rather than after a clip's whole work), and,
+    /// folder that does not exist or that is a folder (74, said at once rather than after a clip's
+    /// whole work), and,
     /// for a photo, a PNG named as another format (64: `-o out.webp` used to get PNG bytes).
     @MainActor private func checkOutputs(photo: Bool) throws {
         var input = stat()
@@ -251,6 +252,9 @@ struct StickerCommand: AsyncParsableCommand {
                 throw fail("\(option) \(path): a photo's \(option == "-o" ? "sticker" : option.dropFirst(2)) is written as PNG; name it .png", ExitStatus.usage)
             }
             var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                throw fail("cannot write \(path): it is a folder; name the file to write", ExitStatus.ioError)
+            }
             let folder = url.deletingLastPathComponent().path
             if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
                 throw fail("cannot write \(path): no such folder \(folder)", ExitStatus.ioError)

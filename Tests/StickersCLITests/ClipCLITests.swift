@@ -99,7 +99,8 @@ struct ClipCLITests {
                                            (["sticker", photo.path, "-o", photo.path], 64, "is the input itself"),
                                            (["sticker", photo.path, "-o", folder.appending(path: "s.png").path, "--mask", photo.path], 64, "is the input itself"),
                                            (["sticker", photo.path, "-o", folder.appending(path: "s.webp").path], 64, "name it .png"),
-                                           (["sticker", clip.path, "-o", folder.appending(path: "none/s.webp").path], 74, "no such folder")] {
+                                           (["sticker", clip.path, "-o", folder.appending(path: "none/s.webp").path], 74, "no such folder"),
+                                           (["sticker", clip.path, "-o", folder.path], 74, "it is a folder")] {
             let run = try await Stickers.run(arguments, environment: environment)
             #expect(run.status == status && run.stderr.contains(words), "\(arguments): \(run)")
         }
