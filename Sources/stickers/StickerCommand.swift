@@ -70,9 +70,13 @@ struct StickerCommand: AsyncParsableCommand {
 
     @MainActor func run() async throws {
         AllocatorTuning.keepFreedMemoryForReuse()
-        let isClip = output != nil && ClipDetection.isClip(path: image)
+        let isClip = ClipDetection.isClip(path: image)
         try checkOutputs(photo: !isClip)
-        if let output, isClip { return try await runClip(output: output) }
+        if isClip {
+            // Without -o, only --list-subjects can have been asked for.
+            guard let output else { throw fail("--list-subjects takes a photo, not a clip", ExitStatus.usage) }
+            return try await runClip(output: output)
+        }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
             throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)

@@ -82,7 +82,7 @@ struct ClipCLITests {
         #expect(contents(of: folder).sorted() == ["cut.mp4", "ladybird.mp4", "m"])
     }
 
-    @Test("An output that is the input itself, a photo's PNG named .webp, or a folder that does not exist is refused before any work; the input is untouched")
+    @Test("An output that is the input itself, a photo's PNG named .webp, or a folder that does not exist is refused before any work; the input is untouched; --list-subjects of a clip is refused")
     func outputsThatWouldLoseAFileAreRefused() async throws {
         let model = try await Stickers.model()
         let folder = try temporaryFolder()
@@ -100,7 +100,8 @@ struct ClipCLITests {
                                            (["sticker", photo.path, "-o", folder.appending(path: "s.png").path, "--mask", photo.path], 64, "is the input itself"),
                                            (["sticker", photo.path, "-o", folder.appending(path: "s.webp").path], 64, "name it .png"),
                                            (["sticker", clip.path, "-o", folder.appending(path: "none/s.webp").path], 74, "no such folder"),
-                                           (["sticker", clip.path, "-o", folder.path], 74, "it is a folder")] {
+                                           (["sticker", clip.path, "-o", folder.path], 74, "it is a folder"),
+                                           (["sticker", clip.path, "--list-subjects"], 64, "takes a photo, not a clip")] {
             let run = try await Stickers.run(arguments, environment: environment)
             #expect(run.status == status && run.stderr.contains(words), "\(arguments): \(run)")
         }
