@@ -70,6 +70,11 @@ struct StickerCommand: AsyncParsableCommand {
 
     @MainActor func run() async throws {
         AllocatorTuning.keepFreedMemoryForReuse()
+        // A folder is refused as the photo path refuses it (74), whatever its name (`x.mp4/`).
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: image, isDirectory: &isFolder), isFolder.boolValue {
+            throw fail("cannot read \(image): it is a folder", ExitStatus.ioError)
+        }
         let isClip = ClipDetection.isClip(path: image)
         try checkOutputs(photo: !isClip)
         if isClip {

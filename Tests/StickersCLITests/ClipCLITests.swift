@@ -94,6 +94,8 @@ struct ClipCLITests {
         let photo = folder.appending(path: "photo.png")
         try FileManager.default.copyItem(atPath: Stickers.sample("coffee.png"), toPath: photo.path)
         let clipBytes = try Data(contentsOf: clip), photoBytes = try Data(contentsOf: photo)
+        let videoFolder = folder.appending(path: "holiday.mp4")  // a folder named like a clip
+        try FileManager.default.createDirectory(at: videoFolder, withIntermediateDirectories: false)
         let environment = ["STICKERS_MODEL": model]
         for (arguments, status, words) in [(["sticker", clip.path, "-o", clip.path], 64, "is the input itself"),
                                            (["sticker", photo.path, "-o", photo.path], 64, "is the input itself"),
@@ -101,12 +103,13 @@ struct ClipCLITests {
                                            (["sticker", photo.path, "-o", folder.appending(path: "s.webp").path], 64, "name it .png"),
                                            (["sticker", clip.path, "-o", folder.appending(path: "none/s.webp").path], 74, "no such folder"),
                                            (["sticker", clip.path, "-o", folder.path], 74, "it is a folder"),
-                                           (["sticker", clip.path, "--list-subjects"], 64, "takes a photo, not a clip")] {
+                                           (["sticker", clip.path, "--list-subjects"], 64, "takes a photo, not a clip"),
+                                           (["sticker", videoFolder.path, "-o", folder.appending(path: "s.webp").path], 74, "it is a folder")] {
             let run = try await Stickers.run(arguments, environment: environment)
             #expect(run.status == status && run.stderr.contains(words), "\(arguments): \(run)")
         }
         #expect(try Data(contentsOf: clip) == clipBytes && Data(contentsOf: photo) == photoBytes)
-        #expect(contents(of: folder) == ["clip.webm", "photo.png"])
+        #expect(contents(of: folder) == ["clip.webm", "holiday.mp4", "photo.png"])
     }
 
     @Test("--start past the clip's last frame exits 65 saying how long the clip is; a negative --start is refused as such (64)")
