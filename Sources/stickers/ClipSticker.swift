@@ -72,7 +72,15 @@ extension StickerCommand {
         case .failure(let error):
             try? FileManager.default.removeItem(at: temporary)
             await written.removeAll()
-            throw work.isCancelled ? fail("interrupted: nothing written", ExitCode(130)) : clipFailure(error)
+            if work.isCancelled { throw fail("interrupted: nothing written", ExitCode(130)) }
+            if case .noFrames? = error as? ClipError, piece.start > 0, let info = try? await ClipInfo.probe(clip) {
+                // The usual cause: a start at or past the clip's last frame. Say how long the clip is.
+                let length = info.duration.map { String(format: "%.2f s", $0) } ?? "shorter"
+                throw fail("\(image): no frame starts at or after --start \(String(format: "%g", piece.start)) s "
+                           + "(the clip lasts \(length), \(String(format: "%g", (info.framesPerSecond * 100).rounded() / 100)) frames a second): start earlier",
+                           ExitStatus.dataError)
+            }
+            throw clipFailure(error)
         }
     }
 

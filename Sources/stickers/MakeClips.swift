@@ -51,7 +51,11 @@ extension MakeCommand {
             let name = clip.deletingPathExtension().lastPathComponent
             do {
                 let work = Task { try await stickers.sticker(clip: clip, rules: rules, style: shape) }
-                let interrupts = await InterruptHandler(cancelling: Task { _ = await work.result })
+                // Ctrl-C cancels the waiter, which cancels the work: an unstructured task does not
+                // inherit cancellation, so cancelling a bare `Task { await work.result }` left the
+                // clip (and the pack after it) running to the end.
+                let waiter = Task { await withTaskCancellationHandler { _ = await work.result } onCancel: { work.cancel() } }
+                let interrupts = await InterruptHandler(cancelling: waiter)
                 let result = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
                 interrupts.stop()
                 if work.isCancelled { throw CancellationError() }

@@ -80,6 +80,7 @@ struct MakeCommand: AsyncParsableCommand {
     @MainActor func run() async throws {
         AllocatorTuning.oneHeapKeptForReuse()
         var collected = PhotoInputs.collect(inputs)
+        try checkOutput(against: collected.files + collected.clips)
         guard !collected.files.isEmpty || !collected.missing.isEmpty || !collected.clips.isEmpty else {
             throw fail("no photos (.jpg, .jpeg, .png, .webp) found in \(inputs.joined(separator: ", "))", ExitStatus.dataError)
         }
@@ -95,14 +96,7 @@ struct MakeCommand: AsyncParsableCommand {
                 guard let report = animated.report else {
                     throw fail("none of the \(clips.count) clip(s) could be made into a sticker", ExitStatus.dataError)
                 }
-                if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    struct Only: Encodable { let animated: AnimatedPack.Report; let invalid: [MakeReport.Invalid] }
-                    print(String(decoding: try encoder.encode(Only(animated: report, invalid: animated.invalid)), as: UTF8.self))
-                } else {
-                    for pack in report.packs { print("Wrote \(pack.file): \(pack.stickers.count) animated sticker(s).") }
-                }
+                try AnimatedOnlyReport(animated: report, invalid: animated.invalid).print(json: json)
                 return
             }
         }
@@ -171,7 +165,8 @@ struct MakeCommand: AsyncParsableCommand {
         report.invalid += animated.invalid
         for invalid in report.invalid { printError("skipped \(invalid.file): \(invalid.reason)") }
 
-        guard !model.processedPhotos.isEmpty || !animated.zipInputs.isEmpty else {
+        // A messenger's animated pack already written is a result: the photos are listed, not fatal.
+        guard !model.processedPhotos.isEmpty || !animated.zipInputs.isEmpty || animated.report != nil else {
             report.animated = animated.report
             if json { try report.print() }
             throw fail("none of the \(photos.count + collected.missing.count) photo(s) could be made into a sticker", ExitStatus.dataError)
@@ -194,6 +189,13 @@ struct MakeCommand: AsyncParsableCommand {
                                      identity: cache.identity)
                 }
                 try MessengerMakeReport(pack: made, invalid: report.invalid, animated: animated.report).print(json: json)
+            } catch MessengerPack.Failure.tooFewStickers(let count, let minimum, _) where animated.report != nil {
+                // Too few photos for a still pack beside an animated pack that was written: as for
+                // too few clips, each photo is listed with why, and the animated pack stands (0).
+                let reason = "\(count) still sticker(s): a \(platform.displayName) pack needs at least \(minimum), so no still pack was written"
+                let left = photos.filter { model.state(of: $0.id).files != nil }.map { MakeReport.Invalid(file: $0.path, reason: reason) }
+                for photo in left { printError("skipped \(photo.file): \(reason)") }
+                try AnimatedOnlyReport(animated: animated.report!, invalid: report.invalid + left).print(json: json)
             } catch let error as MessengerPack.Failure {
                 throw fail(error.reason, error.exitStatus)
             } catch is CancellationError {
@@ -277,6 +279,42 @@ enum MakeSubjects: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// The `--json` report of `stickers make` (stable: scripts read it).
+extension MakeCommand {
+    /// Refuses, before any work, a pack named as a photo or a clip (`-o photo.jpg`: the pack and
+    /// the `OUT-animated`, `OUT-1` … beside it would replace inputs or be taken for photos by the
+    /// next run), and a pack that is one of the inputs itself.
+    @MainActor func checkOutput(against files: [URL]) throws {
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        if StickerCommand.otherFormatExtensions.union(["png"]).contains(ext) {
+            throw fail("-o \(output): a pack is a ZIP archive, not a .\(ext); name it .zip (or .wastickers for WhatsApp)", ExitStatus.usage)
+        }
+        var pack = stat()
+        guard stat(output, &pack) == 0 else { return }
+        for file in files {
+            var input = stat()
+            if stat(file.path, &input) == 0, input.st_dev == pack.st_dev, input.st_ino == pack.st_ino {
+                throw fail("-o \(output) is one of the inputs: choose another file (inputs are never overwritten)", ExitStatus.usage)
+            }
+        }
+    }
+}
+
+/// `make` that wrote only animated packs (no photos, or too few for a messenger's still pack).
+struct AnimatedOnlyReport: Encodable {
+    let animated: AnimatedPack.Report
+    let invalid: [MakeReport.Invalid]
+
+    func print(json: Bool) throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Swift.print(String(decoding: try encoder.encode(self), as: UTF8.self))
+        } else {
+            for pack in animated.packs { Swift.print("Wrote \(pack.file): \(pack.stickers.count) animated sticker(s).") }
+        }
+    }
+}
+
 struct MakeReport: Encodable {
     struct Made: Encodable { let file: String; let name: String; let colors: [String]; let cached: Bool }
     struct Invalid: Encodable { let file: String; let reason: String }

@@ -64,6 +64,10 @@ struct PaletteCommand: AsyncParsableCommand {
         }
         let scheme: PhotoColorScheme
         do { scheme = try ColorExtractor().extractColors(fromImageData: data, count: count, mood: mood) } catch {
+            // A GIF or a video by its bytes (an APNG is read as the still PNG it also is): say what it is.
+            if ImageFormat.sniff(data) != .png, ClipDetection.isClip(head: data.prefix(16), name: "") {
+                throw fail("\(image) is a clip: palette takes a photo (JPEG, PNG or WebP), e.g. a frame of it", ExitStatus.dataError)
+            }
             throw fail("\(image) is not a usable image: \(error.reason)", ExitStatus.dataError)
         }
         guard !scheme.colors.isEmpty else {

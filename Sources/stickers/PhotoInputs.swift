@@ -13,11 +13,14 @@ enum PhotoInputs {
         var missing: [(path: String, reason: String)] = []
     }
 
-    /// The clips (by extension) in `folder` and below, hidden files skipped, in name order.
+    /// The clips (by extension: videos and GIFs) in `folder` and below, hidden files skipped, in
+    /// name order. GIFs are not among `PhotoFolder`'s photos (the still decoder does not read
+    /// them), so they are found here; an animated PNG is found as a photo and moved to the clips
+    /// by its bytes (`MakeCommand`).
     static func clipFiles(in folder: URL) -> [URL] {
         guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
         return walk.compactMap { $0 as? URL }
-            .filter { ClipDetection.videoExtensions.subtracting(["gif"]).contains($0.pathExtension.lowercased()) }
+            .filter { ClipDetection.videoExtensions.contains($0.pathExtension.lowercased()) && !PhotoFolder.isPhotoName($0) }
             .sorted { $0.path < $1.path }
     }
 

@@ -36,10 +36,12 @@ struct StickerCommand: AsyncParsableCommand {
     @Option(help: "The cut-out model (ONNX) to use instead of the cached U²-Net-p (also: STICKERS_MODEL).")
     var model: String?
 
-    @Option(help: ArgumentHelp("A clip: where its piece starts, in seconds.", valueName: "S"))
+    // `.unconditional`: `--start -1` is the value -1 (refused by `validate` with the rule), not a
+    // missing value followed by an unknown option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("A clip: where its piece starts, in seconds.", valueName: "S"))
     var start: Double?
 
-    @Option(help: ArgumentHelp("A clip: how long its piece lasts, in seconds (default 3).", valueName: "D"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A clip: how long its piece lasts, in seconds (default 3).", valueName: "D"))
     var duration: Double?
 
     @Flag(help: "List the photo's separate subjects, most salient first: bounding box, a point inside, share.")
@@ -68,7 +70,18 @@ struct StickerCommand: AsyncParsableCommand {
 
     @MainActor func run() async throws {
         AllocatorTuning.oneHeapKeptForReuse()
-        if let output, ClipDetection.isClip(path: image) { return try await runClip(output: output) }
+        // A folder is refused as the photo path refuses it (74), whatever its name (`x.mp4/`).
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: image, isDirectory: &isFolder), isFolder.boolValue {
+            throw fail("cannot read \(image): it is a folder", ExitStatus.ioError)
+        }
+        let isClip = ClipDetection.isClip(path: image)
+        try checkOutputs(photo: !isClip)
+        if isClip {
+            // Without -o, only --list-subjects can have been asked for.
+            guard let output else { throw fail("--list-subjects takes a photo, not a clip", ExitStatus.usage) }
+            return try await runClip(output: output)
+        }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
             throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)
@@ -227,6 +240,40 @@ struct StickerCommand: AsyncParsableCommand {
     @concurrent private static func colorScheme(of sticker: Sticker, photo: Image) async -> PhotoColorScheme {
         ColorExtractor().extractColors(from: photo.downsampled(toFit: 256), count: 5, mask: sticker.mask)
     }
+
+    /// Refuses, before any work, the output paths that would lose a file or go nowhere: one that
+    /// is the input itself (64: the photo or clip would be replaced by its sticker), one in a
+    /// folder that does not exist or that is a folder (74, said at once rather than after a clip's
+    /// whole work), and,
+    /// for a photo, a PNG named as another format (64: `-o out.webp` used to get PNG bytes).
+    @MainActor private func checkOutputs(photo: Bool) throws {
+        var input = stat()
+        let inputExists = stat(image, &input) == 0
+        let files = [("-o", output), ("--mask", photo ? mask : nil), ("--gradient", photo ? gradient : nil)]
+        for case let (option, path?) in files {
+            var status = stat()
+            if inputExists, stat(path, &status) == 0, status.st_dev == input.st_dev, status.st_ino == input.st_ino {
+                throw fail("\(option) \(path) is the input itself: choose another file (the input is never overwritten)", ExitStatus.usage)
+            }
+            let url = URL(fileURLWithPath: path)
+            let ext = url.pathExtension.lowercased()
+            if photo, ext != "png", Self.otherFormatExtensions.contains(ext) {
+                throw fail("\(option) \(path): a photo's \(option == "-o" ? "sticker" : option.dropFirst(2)) is written as PNG; name it .png", ExitStatus.usage)
+            }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                throw fail("cannot write \(path): it is a folder; name the file to write", ExitStatus.ioError)
+            }
+            let folder = url.deletingLastPathComponent().path
+            if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
+                throw fail("cannot write \(path): no such folder \(folder)", ExitStatus.ioError)
+            }
+        }
+    }
+
+    /// Extensions of formats a photo's PNG must not be named by.
+    static let otherFormatExtensions: Set<String> = Set(ImageFormat.allCases.flatMap(\.fileExtensions))
+        .union(ClipDetection.videoExtensions).union(["avif", "heic", "heif", "tif", "tiff", "bmp"])
 
     /// Writes atomically (a temporary file renamed into place): never a partial PNG.
     @MainActor private func write(_ bytes: Data, to path: String) throws {

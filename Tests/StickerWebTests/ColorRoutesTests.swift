@@ -110,6 +110,20 @@ extension TestClientProtocol {
         }
     }
 
+    /// `fourColorPNG()` with an `acTL` chunk (2 frames, CRC right) after its IHDR: an APNG's header.
+    static func animatedPNG() throws -> Data {
+        let png = try fourColorPNG()
+        let body = Data("acTL".utf8) + Data([0, 0, 0, 2, 0, 0, 0, 0])
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        let chunk = Data([0, 0, 0, 8]) + body + Data([UInt8(crc >> 24), UInt8(crc >> 16 & 255), UInt8(crc >> 8 & 255), UInt8(crc & 255)])
+        return png.prefix(33) + chunk + png.dropFirst(33)
+    }
+
     @Test func aNonImageIsRefusedAndAnUnreadableImageFailsWithItsReason() async throws {
         try await withWebApp { client in
             let text = try await client.chooseColorPhoto(Data("plain text".utf8), name: "a.png")
@@ -117,6 +131,9 @@ extension TestClientProtocol {
             // A clip (here a GIF's header) makes an animated sticker in the sticker tab, never a palette.
             let clip = try await client.chooseColorPhoto(Data("GIF89a".utf8) + Data(count: 64), name: "moving.gif", contentType: "image/gif")
             #expect(clip.status == .unsupportedMediaType && clip.errorMessage == "moving is a clip: choose a photo (JPEG, PNG or WebP)")
+            // An animated PNG is a clip to the sticker tab, but its default image is a photo here.
+            let apng: ColorsState = try await client.chooseColorPhoto(try Self.animatedPNG(), name: "spin.png").decoded()
+            #expect(apng.photoName == "spin")
 
             try await client.chooseColorPhoto(corruptJPEG, name: "broken.jpg", contentType: "image/jpeg")
             let response = try await client.execute(uri: "/api/colors/extract?count=5", method: .post)

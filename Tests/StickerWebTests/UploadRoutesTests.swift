@@ -31,7 +31,7 @@ import StickerWeb
         try await withWebApp { client in
             let response = try await client.upload(Data("hello, I am text".utf8), name: "notes.png")
             #expect(response.status == .unsupportedMediaType)
-            #expect(response.errorMessage == "notes is not a photo: only JPEG and PNG images are accepted")
+            #expect(response.errorMessage == "notes is neither a photo nor a clip: JPEG, PNG or WebP photos and MP4/MOV, WebM/MKV, GIF or APNG clips are accepted")
             #expect(try await client.snapshot().photos.isEmpty)
         }
     }
@@ -49,7 +49,7 @@ import StickerWeb
         try await withWebApp { client in
             let text = try await client.execute(uri: "/api/stickers/photos", method: .post,
                                                 headers: [.contentType: "image/jpeg"], body: ByteBuffer(string: "text"))
-            #expect(text.errorMessage == "the upload is not a photo: only JPEG and PNG images are accepted")
+            #expect(text.errorMessage == "the upload is neither a photo nor a clip: JPEG, PNG or WebP photos and MP4/MOV, WebM/MKV, GIF or APNG clips are accepted")
             let good = try await client.execute(uri: "/api/stickers/photos", method: .post,
                                                 headers: [.contentType: "image/png"], body: ByteBuffer(bytes: try samplePNG()))
             #expect(try good.decoded(Snapshot.self).photos.map(\.name) == ["photo"])

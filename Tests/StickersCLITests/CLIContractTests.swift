@@ -90,6 +90,39 @@ import ZIPFoundation
         #expect(missing.stderr.contains("no such file"))
     }
 
+    @Test("make -o naming a photo or clip format, or an input itself, is refused (64) before any work; the input is untouched")
+    func makeNeverOverwritesAnInput() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = folder.appending(path: "photo.jpg"), odd = folder.appending(path: "photo.dat")
+        try FileManager.default.copyItem(atPath: Stickers.sample("ladybird.jpg"), toPath: photo.path)
+        try FileManager.default.copyItem(atPath: Stickers.sample("ladybird.jpg"), toPath: odd.path)
+        let bytes = try Data(contentsOf: photo)
+        for (input, out, words) in [(photo, photo.path, "a pack is a ZIP archive"), (photo, folder.appending(path: "pack.webp").path, "name it .zip"),
+                                    (odd, odd.path, "is one of the inputs")] {
+            let run = try await Stickers.run(["make", input.path, "-o", out])
+            #expect(run.status == 64 && run.stderr.contains(words), "\(out): \(run)")
+        }
+        #expect(try Data(contentsOf: photo) == bytes && Data(contentsOf: odd) == bytes)
+        #expect(contents(of: folder) == ["photo.dat", "photo.jpg"])
+    }
+
+    @Test("palette of a clip (a GIF, an MP4) exits 65 saying it is a clip; a text file named .mp4 is just not an image")
+    func paletteOfAClip() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gif = folder.appending(path: "moving.gif"), mp4 = folder.appending(path: "clip.dat"), text = folder.appending(path: "notes.mp4")
+        try (Data("GIF89a".utf8) + Data(count: 32)).write(to: gif)
+        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 0, 0]).write(to: mp4)
+        try Data("not a clip".utf8).write(to: text)
+        for file in [gif, mp4] {
+            let run = try await Stickers.run(["palette", file.path])
+            #expect(run.status == 65 && run.stderr.contains("is a clip: palette takes a photo"), "\(run)")
+        }
+        let run = try await Stickers.run(["palette", text.path])
+        #expect(run.status == 65 && run.stderr.contains("is not a usable image"), "\(run)")
+    }
+
     // MARK: the model (69)
 
     @Test("A STICKERS_MODEL that is not a model exits 69 (make and sticker), writing nothing")

@@ -82,6 +82,70 @@ struct ClipCLITests {
         #expect(contents(of: folder).sorted() == ["cut.mp4", "ladybird.mp4", "m"])
     }
 
+    @Test("An output that is the input itself, a photo's PNG named .webp, or a folder that does not exist is refused before any work; the input is untouched; --list-subjects of a clip is refused")
+    func outputsThatWouldLoseAFileAreRefused() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ffmpeg = try NeededResource.require(Self.tool("ffmpeg"), "ffmpeg", reason: "not on PATH (apt-get install ffmpeg)")
+        let clip = folder.appending(path: "clip.webm")
+        try #require(try await Self.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x48:r=10:d=0.5",
+                                         "-c:v", "libvpx-vp9", clip.path]) == 0)
+        let photo = folder.appending(path: "photo.png")
+        try FileManager.default.copyItem(atPath: Stickers.sample("coffee.png"), toPath: photo.path)
+        let clipBytes = try Data(contentsOf: clip), photoBytes = try Data(contentsOf: photo)
+        let videoFolder = folder.appending(path: "holiday.mp4")  // a folder named like a clip
+        try FileManager.default.createDirectory(at: videoFolder, withIntermediateDirectories: false)
+        let environment = ["STICKERS_MODEL": model]
+        for (arguments, status, words) in [(["sticker", clip.path, "-o", clip.path], 64, "is the input itself"),
+                                           (["sticker", photo.path, "-o", photo.path], 64, "is the input itself"),
+                                           (["sticker", photo.path, "-o", folder.appending(path: "s.png").path, "--mask", photo.path], 64, "is the input itself"),
+                                           (["sticker", photo.path, "-o", folder.appending(path: "s.webp").path], 64, "name it .png"),
+                                           (["sticker", clip.path, "-o", folder.appending(path: "none/s.webp").path], 74, "no such folder"),
+                                           (["sticker", clip.path, "-o", folder.path], 74, "it is a folder"),
+                                           (["sticker", clip.path, "--list-subjects"], 64, "takes a photo, not a clip"),
+                                           (["sticker", videoFolder.path, "-o", folder.appending(path: "s.webp").path], 74, "it is a folder")] {
+            let run = try await Stickers.run(arguments, environment: environment)
+            #expect(run.status == status && run.stderr.contains(words), "\(arguments): \(run)")
+        }
+        #expect(try Data(contentsOf: clip) == clipBytes && Data(contentsOf: photo) == photoBytes)
+        #expect(contents(of: folder) == ["clip.webm", "holiday.mp4", "photo.png"])
+    }
+
+    @Test("--start past the clip's last frame exits 65 saying how long the clip is; a negative --start is refused as such (64)")
+    func startPastTheEnd() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.ladybirdClip(in: folder, seconds: 1)
+        let out = folder.appending(path: "s.webp")
+        let past = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--start", "5"], environment: ["STICKERS_MODEL": model])
+        #expect(past.status == 65, "\(past)")
+        #expect(past.stderr.contains("--start 5 s") && past.stderr.contains("the clip lasts 1.00 s"), "\(past.stderr)")
+        let negative = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--start", "-1"], environment: ["STICKERS_MODEL": model])
+        #expect(negative.status == 64 && negative.stderr.contains("--start must be 0 or more seconds"), "\(negative)")
+        #expect(contents(of: folder) == ["ladybird.mp4"])
+    }
+
+    @Test("An animated PNG, whatever its name, is made into an animated sticker like any clip")
+    func animatedPNGIsAClip() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ffmpeg = try NeededResource.require(Self.tool("ffmpeg"), "ffmpeg", reason: "not on PATH (apt-get install ffmpeg)")
+        let video = try await Self.ladybirdClip(in: folder, seconds: 1)
+        let apng = folder.appending(path: "ladybird.png")
+        try #require(try await Self.run([ffmpeg, "-v", "error", "-i", video.path, "-plays", "0", "-f", "apng", apng.path]) == 0)
+        let out = folder.appending(path: "s.webp"), masks = folder.appending(path: "m")
+        let run = try await Stickers.run(["sticker", apng.path, "-o", out.path, "--mask", masks.path], environment: ["STICKERS_MODEL": model])
+        #expect(run.status == 0, "\(run)")
+        #expect(contents(of: masks).count == 10, "1 s at 20 fps, every 2nd frame")
+        if let webpmux = Self.tool("webpmux") {
+            let text = String(decoding: try await Self.output(of: [webpmux, "-info", out.path], in: folder), as: UTF8.self)
+            #expect(text.contains("Number of frames: 10"), "\(text)")
+        }
+    }
+
     @Test("A clip with no subject exits 65 and writes nothing")
     func noSubject() async throws {
         let model = try await Stickers.model()
@@ -204,6 +268,62 @@ struct ClipCLITests {
         #expect(reason.contains("needs at least 3"), "\(reason)")
         #expect(FileManager.default.fileExists(atPath: out.path), "the still pack is written")
         #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "pack-animated.wastickers").path))
+    }
+
+    @Test("make --for with too few good photos for a still pack keeps the animated pack it wrote: exit 0, each photo listed with why")
+    func tooFewPhotosBesideAnAnimatedPack() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.ladybirdClip(in: folder, seconds: 1)
+        let clips = try ["a", "b", "c"].map { name in
+            let copy = folder.appending(path: "\(name).mp4")
+            try FileManager.default.copyItem(at: clip, to: copy)
+            return copy.path
+        }
+        let broken = folder.appending(path: "broken.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: broken)
+        let cache = folder.appending(path: "cache").path
+        // WhatsApp: one good photo (a still pack needs 3) beside three clips; Telegram: no good photo.
+        for (platform, photos, listed) in [("whatsapp", [Stickers.sample("ladybird.jpg"), broken.path], 2), ("telegram", [broken.path], 1)] {
+            let out = folder.appending(path: "pack-\(platform).zip")
+            let run = try await Stickers.run(["make"] + photos + clips + ["-o", out.path, "--for", platform, "--json", "--cache-dir", cache],
+                                             environment: ["STICKERS_MODEL": model])
+            #expect(run.status == 0, "\(run)")
+            let packs = try #require((run.json?["animated"] as? [String: Any])?["packs"] as? [[String: Any]], "\(run)")
+            #expect((packs.first?["stickers"] as? [[String: Any]])?.count == 3)
+            let invalid = try #require(run.json?["invalid"] as? [[String: Any]])
+            #expect(invalid.count == listed, "\(invalid)")
+            #expect(invalid.contains { ($0["file"] as? String)?.hasSuffix("broken.jpg") == true })
+            if platform == "whatsapp" {
+                #expect(invalid.contains { ($0["reason"] as? String)?.contains("no still pack was written") == true }, "\(invalid)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: out.path), "no still pack")
+            #expect(FileManager.default.fileExists(atPath: folder.appending(path: "pack-\(platform)-animated.zip").path), "\(contents(of: folder))")
+        }
+    }
+
+    @Test("SIGINT while make cuts a clip out exits 130, writes no pack and leaves no ffmpeg behind")
+    func makeInterruptedDuringAClip() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.ladybirdClip(in: folder, seconds: 8)
+        let out = folder.appending(path: "pack.zip")
+        let seen = Locked<[Int32]>([])
+        let run = try await Stickers.run(["make", clip.path, Stickers.sample("ladybird.jpg"), "-o", out.path, "--for", "telegram",
+                                          "--cache-dir", folder.appending(path: "cache").path],
+                                         environment: ["STICKERS_MODEL": model]) { process, _ in
+            for _ in 0..<600 where Self.children(of: process.processIdentifier).isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            try await Task.sleep(for: .milliseconds(300))
+            seen.withLock { $0 = Self.children(of: process.processIdentifier) }
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(run.status == 130, "\(run)")
+        #expect(contents(of: folder).filter { $0.hasPrefix("pack") }.isEmpty, "\(contents(of: folder))")
+        let children = seen.withLock { $0 }
+        #expect(!children.isEmpty)
+        for child in children { #expect(kill(child, 0) != 0, "ffmpeg \(child) still runs") }
     }
 
     /// The process ids whose parent is `pid` (from /proc).

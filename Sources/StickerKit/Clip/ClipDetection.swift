@@ -1,8 +1,8 @@
 import Foundation
 import Raster
 
-/// Whether a file is a clip (video or GIF) rather than a photo: its first bytes or, for the
-/// containers that carry no fixed magic, its extension. Still images (JPEG, PNG, WebP) are photos.
+/// Whether a file is a clip (video, GIF or animated PNG) rather than a photo: its first bytes or, for
+/// the containers that carry no fixed magic, its extension. Still images (JPEG, PNG, WebP) are photos.
 /// The one test `make`, `sticker` and the web app's uploads share.
 public enum ClipDetection {
     public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "webm", "mkv", "avi", "gif", "mpg", "mpeg",
@@ -20,11 +20,25 @@ public enum ClipDetection {
         }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        return isClip(head: (try? handle.read(upToCount: 16)) ?? Data(), name: path)
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        if ImageFormat.sniff(head) == .png {
+            return isAnimatedPNG { offset in
+                guard (try? handle.seek(toOffset: UInt64(offset))) != nil else { return Data() }
+                return (try? handle.read(upToCount: 8)) ?? Data()
+            }
+        }
+        return isClip(head: head, name: path)
     }
 
     /// Whether bytes starting with `head` (an upload's), named `name`, are a clip.
+    /// An animated PNG is told by its chunks, read as far as `head` goes (an upload's whole bytes).
     public static func isClip(head: Data, name: String) -> Bool {
+        if ImageFormat.sniff(head.prefix(16)) == .png {
+            return isAnimatedPNG { offset in
+                let start = head.startIndex + offset
+                return start < head.endIndex ? head[start..<min(start + 8, head.endIndex)] : Data()
+            }
+        }
         let head = head.prefix(16)
         if let format = ImageFormat.sniff(head) { return format == .gif }
         let bytes = [UInt8](head)
@@ -36,4 +50,35 @@ public enum ClipDetection {
     /// Whether `data` is an animated WebP (RIFF `WEBP` with a `VP8X` header whose animation flag
     /// is set): how a recorded animated sticker is told from a still one.
     public static func isAnimatedWebP(_ data: Data) -> Bool { WebP.isAnimated(data) }
+
+    /// The arguments that name `clip`'s container to ffmpeg and ffprobe before `-i`, when probing
+    /// by name would go wrong: a PNG (an APNG) is read with `-f apng`, else a name holding `%d`
+    /// (`spin%d.png`) is taken by the image2 demuxer for a numbered sequence that does not exist.
+    public static func inputFormatArguments(_ clip: URL) -> [String] {
+        // A regular file only: a FIFO's first bytes would be waited for, then lost to ffmpeg.
+        var status = stat()
+        guard stat(clip.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let handle = FileHandle(forReadingAtPath: clip.path) else { return [] }
+        defer { try? handle.close() }
+        return ImageFormat.sniff((try? handle.read(upToCount: 16)) ?? Data()) == .png ? ["-f", "apng"] : []
+    }
+
+    /// Whether a PNG is animated (APNG): an `acTL` chunk before its first `IDAT`, as the APNG
+    /// specification puts it. `chunkHeader(offset)` gives the 8 bytes (length, type) at `offset`;
+    /// only the chunks' headers are read, so a large `iCCP` or `eXIf` before `acTL` costs nothing.
+    /// Such a PNG is decoded by ffmpeg as a clip; a viewer without APNG shows its first image.
+    static func isAnimatedPNG(chunkHeader: (Int) -> Data) -> Bool {
+        var offset = 8
+        for _ in 0..<64 {
+            let header = [UInt8](chunkHeader(offset))
+            guard header.count == 8 else { return false }
+            let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            switch String(decoding: header[4..<8], as: UTF8.self) {
+            case "acTL": return true
+            case "IDAT", "IEND": return false
+            default: offset += 12 + length
+            }
+        }
+        return false
+    }
 }

@@ -21,7 +21,7 @@ public struct ClipInfo: Sendable, Hashable {
         let ffprobe = try ExternalTool.find("ffprobe")
         let result = try await ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries",
                                             "stream=width,height,avg_frame_rate,r_frame_rate,duration:stream_side_data=rotation:stream_tags=rotate:format=duration",
-                                            "-of", "json", clip.path])
+                                            "-of", "json"] + ClipDetection.inputFormatArguments(clip) + [clip.path])
         guard result.status == 0 else {
             throw .unreadable(result.errors.isEmpty ? "ffprobe exit status \(result.status)" : result.errors)
         }
@@ -77,6 +77,14 @@ public struct ClipPiece: Sendable, Hashable {
         self.duration = max(0, duration)
     }
 
-    /// The 0-based index, in the whole clip, of the piece's first frame.
-    public func firstFrameIndex(framesPerSecond: Double) -> Int { Int((start * framesPerSecond).rounded()) }
+    /// The start as ffmpeg is given it (`-ss`, whole milliseconds).
+    var seekSeconds: Double { (start * 1000).rounded() / 1000 }
+
+    /// The 0-based index, in the whole clip, of the piece's first frame: the first that starts at
+    /// or after `start` (ffmpeg drops every frame before the seek point, even one still showing
+    /// there), so `--start 0.51` of a 30 fps clip begins at frame 16, not 15. A thousandth of a
+    /// frame's slack for timestamps rounded to the stream's time base.
+    public func firstFrameIndex(framesPerSecond: Double) -> Int {
+        max(0, Int((seekSeconds * framesPerSecond - 0.001).rounded(.up)))
+    }
 }

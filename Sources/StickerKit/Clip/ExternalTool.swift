@@ -216,9 +216,12 @@ final class ErrorLog {
         return data
     }
 
-    /// The last lines written, trimmed (the cause is at the end).
-    func text(maximumLength: Int = 400) -> String {
-        let text = String(decoding: data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// The last lines written, trimmed (the cause is at the end), without ffmpeg's context
+    /// prefixes (`[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55ebe75e8000] `: a demuxer's names and an address).
+    func text(maximumLength: Int = 400) -> String { Self.readable(String(decoding: data(), as: UTF8.self), maximumLength: maximumLength) }
+
+    static func readable(_ log: String, maximumLength: Int = 400) -> String {
+        let text = log.replacing(#/\[[^\]\n]* @ 0x[0-9a-fA-F]+\] /#, with: "").trimmingCharacters(in: .whitespacesAndNewlines)
         return String(text.suffix(maximumLength)).split(whereSeparator: \.isNewline).joined(separator: "; ")
     }
 }

@@ -44,13 +44,16 @@ struct UploadReader: Sendable {
             // Messages name the file when the client named it.
             let label = file.name == nil ? "the upload" : name
             guard !file.data.isEmpty else { throw .badRequest("\(label) is empty") }
-            // A clip (MP4/MOV, WebM/MKV, GIF: by its magic bytes, as `make` tells them) is a photo-like item.
-            if ClipDetection.isClip(head: file.data, name: "") {
+            // A clip (MP4/MOV, WebM/MKV, GIF, APNG: by its magic bytes, as `make` tells them) is a photo-like item.
+            // An animated PNG is a still PNG to the colours tab (its default image, as libpng reads it).
+            if ClipDetection.isClip(head: file.data, name: ""), clips || ImageFormat.sniff(file.data) != .png {
                 guard clips else { throw .unsupportedMediaType("\(label) is a clip: choose a photo (JPEG, PNG or WebP)") }
                 return Upload(name: name, data: file.data)
             }
             guard ImageFormat.sniff(file.data)?.isDecodable == true else {
-                throw .unsupportedMediaType("\(label) is not a photo: only JPEG and PNG images are accepted")
+                throw .unsupportedMediaType(clips
+                    ? "\(label) is neither a photo nor a clip: JPEG, PNG or WebP photos and MP4/MOV, WebM/MKV, GIF or APNG clips are accepted"
+                    : "\(label) is not a photo: only JPEG, PNG and WebP images are accepted")
             }
             // The size from the header, before any decoding; an unreadable header is left for
             // processing to report, with its reason, as an invalid photo.

@@ -52,4 +52,34 @@ struct ClipDetectionTests {
         #expect(!ClipDetection.isClip(path: dir.appending(path: "missing.jpg").path))
         #expect(ClipDetection.isClip(path: dir.appending(path: "missing.gif").path))
     }
+
+    /// PNG bytes: the signature, an IHDR, then `chunks` (type, data length), then IDAT and IEND
+    /// (lengths and contents only as far as the detection reads them; CRCs zero).
+    private func png(_ chunks: [(String, Int)]) -> Data {
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        for (type, length) in [("IHDR", 13)] + chunks + [("IDAT", 2), ("IEND", 0)] {
+            data += [UInt8(length >> 24 & 255), UInt8(length >> 16 & 255), UInt8(length >> 8 & 255), UInt8(length & 255)]
+            data += Data(type.utf8) + Data(count: length) + Data(count: 4)
+        }
+        return data
+    }
+
+    @Test("An animated PNG (acTL before IDAT) is a clip, by path or by an upload's bytes, even behind a large chunk; a still PNG is a photo")
+    func animatedPNGIsAClip() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let animated = png([("acTL", 8), ("fcTL", 26)])
+        let behindProfile = png([("iCCP", 200_000), ("acTL", 8)])
+        let still = png([("sRGB", 1)])
+        let late = png([("sRGB", 1)]) + png([("acTL", 8)]).dropFirst(8)  // acTL after the first IDAT: not APNG
+        for (name, data, isClip) in [("a.png", animated, true), ("b.png", behindProfile, true), ("s.png", still, false),
+                                     ("late.png", late, false), ("a.jpg", animated, true)] {
+            let url = dir.appending(path: name)
+            try data.write(to: url)
+            #expect(ClipDetection.isClip(path: url.path) == isClip, "\(name)")
+            #expect(ClipDetection.isClip(head: data, name: "") == isClip, "\(name)")
+        }
+        // An upload's first bytes only: a still PNG is never taken for a clip for want of bytes.
+        #expect(!ClipDetection.isClip(head: animated.prefix(20), name: "x.png"))
+    }
 }

@@ -265,6 +265,47 @@ struct ClipStickerTests {
         #expect(try await early.next() == nil)
     }
 
+    @Test("An animated PNG is probed and decoded as a clip, a name holding %d included (not an image sequence)")
+    func animatedPNGWithAPercentInItsName() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try await ClipTools.movingDisc(in: folder, fps: 10, seconds: 1)
+        let apng = folder.appending(path: "spin%d.png")
+        let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-i", video.path, "-f", "apng", apng.path])
+        try #require(made.status == 0, "\(made.errors)")
+        #expect(ClipDetection.isClip(path: apng.path))
+        let info = try await ClipInfo.probe(apng)
+        #expect(info.width == 160 && info.height == 120 && abs(info.framesPerSecond - 10) < 0.01)
+        let reader = try ClipFrameReader(clip: apng, info: info, piece: ClipPiece(duration: 10), width: 160, height: 120)
+        var count = 0
+        while try await reader.next() != nil { count += 1 }
+        #expect(count == 10)
+    }
+
+    @Test("ffmpeg's reasons reach the user without its demuxer names and addresses")
+    func ffmpegReasonsAreReadable() {
+        let log = "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55ebe75e8000] moov atom not found\n/tmp/a b.mp4: Invalid data found when processing input\n"
+        #expect(ErrorLog.readable(log) == "moov atom not found; /tmp/a b.mp4: Invalid data found when processing input")
+        #expect(ErrorLog.readable("[gif @ 0x1] x\n[in] keep me") == "x; [in] keep me")
+    }
+
+    @Test("A piece's first frame index names the frame ffmpeg starts it with, a start between two frames included",
+          arguments: [0.05, 0.06, 0.04, 0.51, 0.333, 0.949])
+    func firstFrameIndexIsTheFrameFFmpegStartsWith(_ start: Double) async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        let info = try await ClipInfo.probe(clip)
+        let whole = try ClipFrameReader(clip: clip, info: info, piece: ClipPiece(duration: 10), width: 160, height: 120)
+        var frames: [Image] = []
+        while let frame = try await whole.next() { frames.append(frame) }
+        let piece = ClipPiece(start: start, duration: 1)
+        let reader = try ClipFrameReader(clip: clip, info: info, piece: piece, width: 160, height: 120)
+        let first = try #require(try await reader.next())
+        let index = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+        #expect(frames.firstIndex(of: first) == index, "start \(start): index \(index)")
+    }
+
     @Test("Frames fitted by ffmpeg before the probe come at the size fittedSize computes from it",
           arguments: [(250, 130, 97), (130, 250, 97), (160, 120, 768), (161, 121, 80)])
     func framesFittedBeforeTheProbe(_ width: Int, _ height: Int, _ side: Int) async throws {
