@@ -157,8 +157,8 @@ public final class InferenceSession {
         return nil
     }
 
-    /// Drops the tensors no later step reads, keeping their storage for later outputs (a split
-    /// convolution's shared output for the next split convolution's).
+    /// Drops the tensors no later step reads, keeping their storage for later outputs: a band goes
+    /// back to the task that computes that band of the next split convolution.
     private func release(_ step: NeuralNetwork.Step, _ slots: inout [Value?]) {
         for s in step.releases {
             let value = slots[s]
@@ -166,7 +166,10 @@ public final class InferenceSession {
             switch value {
             case .float(let tensor)?: scratch.recycle(tensor.scalars)
             case .bands(let bands)?:
-                if let values = bands.sharedValues { scratch.recycle(values) } else if let t = bands.tensor { scratch.recycle(t.scalars) }
+                for (index, band) in bands.bands.enumerated() {
+                    if index > 0, index <= helperScratch.count { helperScratch[index - 1].recycle(band.scalars) }
+                    else { scratch.recycle(band.scalars) }
+                }
             case .int?, nil: break
             }
         }
@@ -207,7 +210,7 @@ public final class InferenceSession {
         return value
     }
 
-    /// A step's input for every operator but a convolution: shared storage copied into an array.
+    /// A step's input for every operator but a convolution: row bands joined.
     private func input(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> Operand? {
         switch try stored(step, index, slots) {
         case .float(let t)?: .float(t)
@@ -217,7 +220,7 @@ public final class InferenceSession {
         }
     }
 
-    /// A float input as it is stored, possibly in shared storage (a convolution's input or residual).
+    /// A float input as it is stored, possibly in row bands (a convolution's input or residual).
     private func rowsInput(_ step: NeuralNetwork.Step, _ index: Int, _ slots: [Value?]) throws(ModelError) -> RowBands {
         guard index < step.inputs.count, let slot = step.inputs[index], let value = slots[slot] else {
             throw .invalidGraph("\(step.label): input \(index) is not available")
@@ -408,7 +411,7 @@ private struct FusedResidual {
 
     /// The step's value from the convolution's output `y`.
     func completing(_ y: RowBands) throws(ModelError) -> Value {
-        guard let afterwards else { return y.tensor.map { .float($0) } ?? .bands(y) }
+        guard let afterwards else { return y.bands.count == 1 ? .float(y.bands[0]) : .bands(y) }
         return try BinaryOperator.add.apply(.float(y.joined), .float(afterwards))
     }
 }

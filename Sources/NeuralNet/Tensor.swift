@@ -42,7 +42,7 @@ struct IntTensor: Sendable, Equatable {
 enum Value: Sendable {
     case float(Tensor)
     case int(IntTensor)
-    /// A float tensor in shared storage, as a convolution split over tasks leaves it.
+    /// A float tensor in row bands, as a convolution split over tasks leaves it.
     case bands(RowBands)
 
     var shape: [Int] {

@@ -75,10 +75,10 @@ func referenceConvolution(_ x: Tensor, _ w: Tensor, bias: [Float], pads: [Int], 
             let two = try await conv([x], helpers: &helper, scratch: &scratch)
             #expect(maxAbsDifference(one.scalars, relu ? expected.map { max($0, 0) } : expected) < 1e-4 * Float(c))
             #expect(one == two)
-            // A fused residual, in the shared output of another split convolution of the same size.
+            // A fused residual, in the row bands of another split convolution of the same size.
             let residual = try await conv([.tensor(pseudoRandom(x.shape, seed: 63))], helpers: &helper, scratch: &scratch)
             let withResidual = try await conv([.tensor(x)], residual: residual, helpers: &helper, scratch: &scratch)
-            #expect(residual.sharedValues != nil && withResidual.sharedValues != nil)
+            #expect(residual.bands.count == 2 && withResidual.bands.count == 2)
             #expect(withResidual.joined.scalars == zip(one.scalars, residual.joined.scalars).map { $0 + $1 })
         }
     }
@@ -320,16 +320,16 @@ extension ConvolutionTests {
         }
     }
 
-    /// A convolution split over tasks leaves its output in one shared array (no join); the next one
-    /// reads it in place as stored, pooled or resized channels and as its residual.
-    @Test func aConvolutionReadsTheSharedOutputOfASplitOneInPlaceWithTheSameResult() async throws {
+    /// A convolution split over tasks leaves its output in row bands (no join); the next one reads
+    /// them in place as stored, pooled or resized channels and as its residual.
+    @Test func aConvolutionReadsTheRowBandsOfASplitOneInPlaceWithTheSameResult() async throws {
         let first = try Convolution(weights: pseudoRandom([6, 6, 3, 3], seed: 42), bias: nil, pads: [1, 1, 1, 1])
         var scratch = WinogradScratch(), oneHelper = [WinogradScratch()], twoHelpers = [WinogradScratch(), WinogradScratch()]
         let x = pseudoRandom([2, 6, 19, 37], seed: 41)
         let bands = try await first([.tensor(x)], helpers: &oneHelper, scratch: &scratch)
-        #expect(bands.sharedValues != nil)
+        #expect(bands.bands.count == 2)
         #expect(bands.joined == (try first([x], scratch: &scratch)))
-        // Sources of a resize (10 → 19 rows) and of a pooling.
+        // Sources of a resize (10 → 19 rows: a sample's two rows may lie in different bands) and of a pooling.
         let small = try await first([.tensor(pseudoRandom([2, 6, 10, 19], seed: 44))], helpers: &oneHelper, scratch: &scratch)
         let large = try await first([.tensor(pseudoRandom([2, 6, 38, 74], seed: 45))], helpers: &oneHelper, scratch: &scratch)
         let (rows, columns) = try Resize(mode: .linear, coordinates: .pytorchHalfPixel)
@@ -340,102 +340,15 @@ extension ConvolutionTests {
         second.fusedRelu = true
         let expected = try second(parts.map(\.joined), residual: RowBands(bands.joined), scratch: &scratch)
         let inPlace = try await second(parts, residual: bands, helpers: &oneHelper, scratch: &scratch)
-        #expect(inPlace.sharedValues != nil)
+        #expect(inPlace.bands.count == 2)
         #expect(inPlace.joined == expected)
-        // Three tasks write into one array too.
+        // Three tasks: the two-band residual no longer matches the parts and is joined first; the
+        // three parts are joined as the convolution ends (kernels read at most two bands in place).
         let three = try await second(parts, residual: bands, helpers: &twoHelpers, scratch: &scratch)
-        #expect(three.sharedValues != nil)
+        #expect(three.bands.count == 1)
         #expect(three.joined == expected)
         let next = try await first([.tensor(three)], helpers: &oneHelper, scratch: &scratch)
         #expect(next.joined == (try first([expected], scratch: &scratch)))
-    }
-}
-
-extension ConvolutionTests {
-    /// Issue 37 (ninth session): the tasks of a split convolution claim tile rows as they go and
-    /// write them into one shared output, so which task computes a row changes from run to run.
-    /// The result must be the one-task result bit for bit, for the Winograd and narrow kernels,
-    /// several shapes, batches, one to three helpers, with a residual and fused inputs.
-    @Test("a split convolution's shared output is the one-task result bit for bit, Winograd and narrow, residual and fused inputs",
-          arguments: [(6, 16, 1, 41, 75), (3, 1, 2, 23, 150), (8, 12, 3, 29, 34), (16, 2, 1, 61, 64)])
-    func aSplitConvolutionsSharedOutputIsTheOneTaskResult(c: Int, k: Int, n: Int, h: Int, w: Int) async throws {
-        var conv = try Convolution(weights: pseudoRandom([k, c, 3, 3], seed: UInt64(7 * c + k)),
-                                   bias: pseudoRandom([k], seed: 9).scalars, pads: [1, 1, 1, 1])
-        conv.fusedRelu = true
-        #expect(conv.split == .tileRows)
-        let x = pseudoRandom([n, c, h, w], seed: UInt64(c * h))
-        let residual = RowBands(pseudoRandom([n, k, h, w], seed: 11))
-        var scratch = WinogradScratch()
-        let one = try conv([.tensor(x)], residual: residual, scratch: &scratch)
-        for helperCount in 1...3 {
-            var helpers = (0..<helperCount).map { _ in WinogradScratch() }
-            for _ in 0..<3 {
-                let split = try await conv([.tensor(x)], residual: residual, helpers: &helpers, scratch: &scratch)
-                #expect(split.sharedValues != nil)
-                #expect(split.joined == one)
-            }
-        }
-        // Fused inputs (the Winograd kernel only): a pooled and a resized part, the residual itself split.
-        guard conv.winograd != nil else { return }
-        var fused = try Convolution(weights: pseudoRandom([k, 2 * c, 3, 3], seed: 13), bias: nil, pads: [1, 1, 1, 1])
-        fused.fusedRelu = true
-        let large = pseudoRandom([n, c, 2 * h, 2 * w], seed: 14), small = pseudoRandom([n, c, (h + 1) / 2, (w + 1) / 2], seed: 15)
-        let (rows, columns) = try Resize(mode: .linear, coordinates: .pytorchHalfPixel)
-            .samples(forShape: small.shape, scales: nil, sizes: IntTensor(shape: [4], scalars: [Int64(n), Int64(c), Int64(h), Int64(w)]))
-        let parts: [ConvolutionInput] = [.pooled(RowBands(large), height: h, width: w), .resized(RowBands(small), rows: rows, columns: columns)]
-        var helpers = [WinogradScratch()]
-        let sharedResidual = try await conv([.tensor(x)], residual: residual, helpers: &helpers, scratch: &scratch)
-        let expected = try fused(parts, residual: RowBands(one), scratch: &scratch)
-        for _ in 0..<3 {
-            let split = try await fused(parts, residual: sharedResidual, helpers: &helpers, scratch: &scratch)
-            #expect(split.joined == expected)
-        }
-    }
-
-    /// The direct kernel's fixed blocks of channels write into the shared output too.
-    @Test func aSplitDirectConvolutionWritesItsChannelBlocksIntoOneOutput() async throws {
-        let conv = try Convolution(weights: pseudoRandom([24, 5, 3, 3], seed: 21), bias: pseudoRandom([24], seed: 22).scalars,
-                                   strides: (2, 2), pads: [1, 1, 1, 1])
-        #expect(conv.split == .channels)
-        let x = pseudoRandom([2, 5, 17, 19], seed: 23)
-        var scratch = WinogradScratch(), helpers = [WinogradScratch(), WinogradScratch()]
-        let one = try conv([x], scratch: &scratch)
-        let split = try await conv([.tensor(x)], helpers: &helpers, scratch: &scratch)
-        #expect(split.sharedValues != nil)
-        #expect(split.joined == one)
-    }
-
-    /// Tile rows claimed by many tasks at once: each handed out exactly once, in chunks.
-    @Test func tileRowClaimsHandEveryRowOutExactlyOnceToConcurrentTasks() async {
-        let claims = TileRowClaims(3..<1003, chunk: 7)
-        let taken = await withTaskGroup(of: [Range<Int>].self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    var mine: [Range<Int>] = []
-                    while let claim = claims.next() { mine.append(claim) }
-                    return mine
-                }
-            }
-            var all: [Range<Int>] = []
-            for await mine in group { all += mine }
-            return all
-        }
-        #expect(taken.allSatisfy { $0.count == 7 || $0.upperBound == 1003 })
-        #expect(taken.flatMap { Array($0) }.sorted() == Array(3..<1003))
-        #expect(claims.next() == nil)
-    }
-
-    /// A recycled shared output is reused only when nobody else still holds it.
-    @Test func aSharedOutputStillHeldElsewhereIsNotReused() {
-        var scratch = WinogradScratch()
-        let held = scratch.takeShared(20_000)
-        scratch.recycle(held)
-        let taken = scratch.takeShared(20_000)
-        #expect(taken !== held)
-        scratch.recycle(taken)
-        let takenPointer = taken.pointer
-        _ = consume taken
-        #expect(scratch.takeShared(20_000).pointer == takenPointer)
     }
 }
 

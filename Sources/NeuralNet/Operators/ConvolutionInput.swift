@@ -15,7 +15,7 @@ enum ConvolutionPart: Sendable {
 }
 
 /// Run level: one part of a convolution's input channels, with its output size resolved. The
-/// source tensor may be in shared storage (the output of a convolution split over tasks).
+/// source tensor may be in row bands (the output of a convolution split over tasks).
 enum ConvolutionInput: Sendable {
     case tensor(RowBands)
     /// The resize's samples: for each output row and column, two source indices and their weights.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How a convolution's output is split between tasks.
 enum ConvolutionSplit {
     /// Blocks of output channels (the direct kernel): each part is `count` whole planes.
@@ -12,68 +10,55 @@ enum ConvolutionSplit {
 extension Convolution {
     var split: ConvolutionSplit { winograd == nil && !narrow ? .channels : .tileRows }
 
+    /// Number of output floats of `part` of one image.
+    func partSize(_ part: Range<Int>, oh: Int, ow: Int) -> Int {
+        switch split {
+        case .channels: part.count * oh * ow
+        case .tileRows: outChannels * (min(4 * part.upperBound, oh) - 4 * part.lowerBound) * ow
+        }
+    }
+
     /// `part` of image `image` by the fastest kernel that applies. The input channels are those of
     /// `x` in order (several parts when a channel Concat was fused into this convolution).
     /// `output` points at the part's first value; for `.tileRows`, channel planes are `planeStride` apart.
-    /// `residual` (the output's shape; not the direct kernel) is added to the output after the ReLU.
+    /// `residual` (the output's shape; not the direct kernel) is added to the output after the ReLU; if it
+    /// is in row bands, one band holds all of the part's rows (see `aligned(_:to:oh:)`).
     /// `filters`: the Winograd kernel's transformed filters when the session keeps them.
     func compute(_ x: [ConvolutionInput], residual: RowBands? = nil, image: Int, part: Range<Int>,
                  into output: UnsafeMutablePointer<Float>, planeStride: Int, filters: TransformedFilters? = nil,
                  scratch: inout WinogradScratch) {
         let (_, _, h, w) = x[0].shape
         let (oh, ow) = outputSize(h: h, w: w)
-        guard split == .channels else {
-            var left: Range<Int>? = part
-            return computeRows(x, residual: residual, image: image, next: { defer { left = nil }; return left },
-                               output: { output + 4 * ($0.lowerBound - part.lowerBound) * ow }, planeStride: planeStride,
-                               filters: filters, scratch: &scratch)
-        }
-        withChannelRows(x, image: image) { channels, _ in
-            // The direct kernel reads whole planes: its inputs are never fused.
-            precondition(channels.allSatisfy { $0.kind == .stored }, "the direct kernel reads stored planes only")
-            let planes = channels.map(\.rows.first)
-            if outChannels >= 8 {
-                return convolveAcrossChannels(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output,
-                                              kernels: scratch.kernels)
-            }
-            convolveDirect(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
-        }
-    }
-
-    /// Tile rows of image `image` by the Winograd or narrow kernel, for each part `next` hands out
-    /// until it returns nil (each task of a split convolution claims them as it goes). `output(part)`
-    /// is where the part's first row of channel 0 goes; channel planes are `planeStride` apart.
-    /// `residual` (the output's shape) is added after the ReLU.
-    func computeRows(_ x: [ConvolutionInput], residual: RowBands?, image: Int, next: () -> Range<Int>?,
-                     output: (Range<Int>) -> UnsafeMutablePointer<Float>, planeStride: Int,
-                     filters: TransformedFilters?, scratch: inout WinogradScratch) {
-        let (_, _, h, w) = x[0].shape
-        let (oh, ow) = outputSize(h: h, w: w)
         withChannelRows(x, image: image) { channels, tables in
-        withResidualPlanes(residual) { planes in
-            func destination(_ part: Range<Int>) -> (output: UnsafeMutablePointer<Float>, residual: ResidualRows?) {
-                (output(part), planes.map { p in
-                    let (rows, planeStride) = p.rows(4 * part.lowerBound, image: image, channels: outChannels)
-                    return ResidualRows(rows: rows, planeStride: planeStride)
-                })
+            guard winograd != nil || narrow else {
+                // The direct kernel reads whole planes: its inputs are joined and never fused.
+                precondition(channels.allSatisfy { $0.kind == .stored }, "the direct kernel reads stored planes only")
+                let planes = channels.map(\.rows.first)
+                if outChannels >= 8 {
+                    return convolveAcrossChannels(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output,
+                                                  kernels: scratch.kernels)
+                }
+                return convolveDirect(planes: planes, h: h, w: w, oh: oh, ow: ow, channels: part, output: output)
             }
-            if let winograd {
-                return convolveWinograd(winograd, channels: channels, tables: tables, h: h, w: w, oh: oh, ow: ow,
-                                        next: next, destination: destination, planeStride: planeStride,
-                                        transformed: filters, scratch: &scratch)
+            func convolve(_ residual: ResidualRows?) {
+                if let winograd {
+                    convolveWinograd(winograd, channels: channels, tables: tables, h: h, w: w, oh: oh, ow: ow, tileRows: part,
+                                     output: output, planeStride: planeStride, residual: residual, transformed: filters,
+                                     scratch: &scratch)
+                } else {
+                    convolveNarrow(channels: channels, h: h, w: w, oh: oh, ow: ow, rows: (4 * part.lowerBound)..<(4 * part.upperBound),
+                                   output: output, planeStride: planeStride, residual: residual, kernels: scratch.kernels)
+                }
             }
-            while let part = next() {
-                let (out, residualRows) = destination(part)
-                convolveNarrow(channels: channels, h: h, w: w, oh: oh, ow: ow, rows: (4 * part.lowerBound)..<(4 * part.upperBound),
-                               output: out, planeStride: planeStride, residual: residualRows, kernels: scratch.kernels)
+            guard let residual else { return convolve(nil) }
+            let row0 = 4 * part.lowerBound, starts = residual.rowStarts
+            let band = starts.indices.dropLast().last { starts[$0] <= row0 }!
+            let rows = starts[band + 1] - starts[band]
+            residual.bands[band].scalars.withUnsafeBufferPointer { r in
+                convolve(ResidualRows(rows: r.baseAddress! + image * outChannels * rows * ow + (row0 - starts[band]) * ow,
+                                      planeStride: rows * ow))
             }
-        }}
-    }
-
-    /// Calls `body` with the residual's storage, or nil without one.
-    private func withResidualPlanes(_ residual: RowBands?, _ body: (BandedPlanes?) -> Void) {
-        guard let residual else { return body(nil) }
-        residual.withPlanes { body($0) }
+        }
     }
 
     /// Calls `body` with every input channel of one image and the resize tables they refer to,
@@ -126,6 +111,25 @@ extension Convolution {
         split == .channels ? 0..<outChannels : 0..<((oh + 3) / 4)
     }
 
+    /// `x` as the kernel reads it: whole planes for the direct kernel, at most two row bands for
+    /// the Winograd and narrow kernels.
+    private func readable(_ x: [ConvolutionInput]) -> [ConvolutionInput] {
+        x.map { split == .channels || $0.source.bands.count > 2 ? $0.joined : $0 }
+    }
+
+    /// The first output row of each of `parts` (tile rows), and `oh` last.
+    private func rowStarts(of parts: [Range<Int>], oh: Int) -> [Int] {
+        parts.map { 4 * $0.lowerBound } + [oh]
+    }
+
+    /// `residual` with each part's rows inside one band: as it is when its bands are the parts'
+    /// (the output of a convolution of the same size split the same way), else joined.
+    private func aligned(_ residual: RowBands?, to parts: [Range<Int>], oh: Int) -> RowBands? {
+        guard let residual, residual.bands.count > 1 else { return residual }
+        return parts.count > 1 && split == .tileRows && residual.rowStarts == rowStarts(of: parts, oh: oh)
+            ? residual : RowBands(residual.joined)
+    }
+
     /// The whole convolution on the calling task (one core).
     func callAsFunction(_ x: [Tensor], scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
         try self(x.map { .tensor($0) }, scratch: &scratch)
@@ -134,7 +138,9 @@ extension Convolution {
     /// The whole convolution on the calling task (one core).
     func callAsFunction(_ x: [ConvolutionInput], residual: RowBands? = nil, filters: TransformedFilters? = nil,
                         scratch: inout WinogradScratch) throws(ModelError) -> Tensor {
+        let x = readable(x)
         let d = try validate(x, residual: residual)
+        let residual = residual.map { RowBands($0.joined) }
         let plane = d.oh * d.ow
         var out = scratch.takeBuffer(d.n * outChannels * plane)
         out.withUnsafeMutableBufferPointer { buffer in
@@ -147,50 +153,44 @@ extension Convolution {
         return Tensor(uncheckedShape: [d.n, outChannels, d.oh, d.ow], scalars: out)
     }
 
-    /// The convolution split over `1 + helpers.count` tasks, in one array.
+    /// The convolution split over `1 + helpers.count` tasks, joined into one tensor.
     func callAsFunction(_ x: [Tensor], helpers: inout [WinogradScratch],
                         scratch: inout WinogradScratch) async throws(ModelError) -> Tensor {
         try await self(x.map { .tensor($0) }, helpers: &helpers, scratch: &scratch).joined
     }
 
-    /// The convolution split over `1 + helpers.count` tasks, all writing into one output
-    /// (`SharedFloats`, recycled through this task's scratch): a Winograd or narrow convolution's
-    /// tile rows are claimed a few at a time by whichever task is free (`TileRowClaims`), so a
-    /// helper that starts a wake-up late, or rows that cost more than others, leave no core idle;
-    /// the direct kernel's parts (blocks of output channels, small layers) are fixed, one a task.
-    /// No task writes a value another does, and nothing is copied or joined afterwards. Each
-    /// helper's scratch is moved into its task and back, so its buffers are reused from layer to
-    /// layer. `filters` (the session's transformed filters, if it keeps them) is read by every
-    /// task. Every output value is computed by the same code whichever task computes it, so the
-    /// result does not depend on the division.
+    /// The convolution split over `1 + helpers.count` tasks: this task computes the first part,
+    /// each helper task another, each into its own array. A Winograd or narrow convolution's parts
+    /// are bands of rows and, two of them, stay so (the next convolution reads them in place); more
+    /// bands, and the direct kernel's parts (blocks of channels, small layers), are copied into one
+    /// array. Each helper's scratch is moved into its task and back, so its buffers are reused from
+    /// layer to layer. `filters` (the session's transformed filters, if it keeps them) is read by
+    /// every task.
     func callAsFunction(_ x: [ConvolutionInput], residual: RowBands? = nil, filters: TransformedFilters? = nil,
                         helpers: inout [WinogradScratch], scratch: inout WinogradScratch) async throws(ModelError) -> RowBands {
+        let x = readable(x)
         let d = try validate(x, residual: residual)
         let parts = split(wholeRange(oh: d.oh), into: 1 + helpers.count)
         if parts.count < 2 { return RowBands(try self(x, residual: residual, filters: filters, scratch: &scratch)) }
-        let (n, k, oh, ow) = (d.n, outChannels, d.oh, d.ow)
-        let plane = oh * ow
-        let out = scratch.takeShared(n * k * plane)
-        // Each image's tile rows are claimed apart, so a task transforms the filters (when the
-        // session does not keep them) once an image, as on one task.
-        let claims = split == .tileRows
-            ? (0..<n).map { _ in TileRowClaims(wholeRange(oh: oh), chunk: claimSize(tileRows: (oh + 3) / 4, ow: ow, kernels: scratch.kernels)) }
-            : []
-        // Task `index`'s share of every image: claimed tile rows, or its fixed block of channels.
-        @Sendable func work(_ index: Int, scratch: inout WinogradScratch) {
-            for image in 0..<n {
-                let first = out.pointer + image * k * plane
-                switch split {
-                case .channels:
-                    compute(x, image: image, part: parts[index], into: first + parts[index].lowerBound * plane,
-                            planeStride: plane, scratch: &scratch)
-                case .tileRows:
-                    computeRows(x, residual: residual, image: image, next: claims[image].next,
-                                output: { first + 4 * $0.lowerBound * ow }, planeStride: plane, filters: filters, scratch: &scratch)
+        let residual = aligned(residual, to: parts, oh: d.oh)
+        let (n, k, ow) = (d.n, outChannels, d.ow)
+        let rowStarts = split == .tileRows ? rowStarts(of: parts, oh: d.oh) : []
+        // One part of every image into an array of its own: a band of rows (n × k × rows × ow) or a
+        // block of channels (n × channels × oh × ow).
+        @Sendable func computePart(_ index: Int, scratch: inout WinogradScratch) -> [Float] {
+            let part = parts[index]
+            let planeStride = split == .tileRows ? (rowStarts[index + 1] - rowStarts[index]) * ow : d.oh * ow
+            let perImage = partSize(part, oh: d.oh, ow: ow)
+            var values = scratch.takeBuffer(n * perImage)
+            values.withUnsafeMutableBufferPointer { buffer in
+                for image in 0..<n {
+                    compute(x, residual: residual, image: image, part: part, into: buffer.baseAddress! + image * perImage,
+                            planeStride: planeStride, filters: filters, scratch: &scratch)
                 }
             }
+            return values
         }
-        await withTaskGroup(of: (Int, WinogradScratch).self) { group in
+        let returned = await withTaskGroup(of: (Int, [Float], WinogradScratch).self) { group in
             for index in parts.indices.dropFirst() {
                 // Moved out of `helpers` (a placeholder stays behind) so the task owns its only copy
                 // and mutates its buffers in place rather than copying them on write.
@@ -198,34 +198,44 @@ extension Convolution {
                 swap(&lent, &helpers[index - 1])
                 let own = ScratchLoan(consume lent)
                 group.addTask {
-                    work(index, scratch: &own.scratch)
-                    return (index, own.giveBack())
+                    let values = computePart(index, scratch: &own.scratch)
+                    return (index, values, own.giveBack())
                 }
             }
-            work(0, scratch: &scratch)
-            for await (index, helperScratch) in group { helpers[index - 1] = helperScratch }
+            var results = [(Int, [Float], WinogradScratch)]()
+            results.append((0, computePart(0, scratch: &scratch), WinogradScratch(instructionSet: .portable)))
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }
         }
-        // Every task has ended: every value is written, and only read from now on.
-        return RowBands(shape: [n, k, oh, ow], values: out)
-    }
-
-    /// Tile rows per claim: whole blocks of the Winograd kernel's slots where the layer has enough
-    /// rows for six claims or more (a block's padding slots are computed for nothing), else two
-    /// halves (the second to whichever task is free first: the caller itself if the helper is
-    /// late); the narrow kernel's claims are a sixteenth of its rows. (From the seventh session's
-    /// speed-handoff branch.)
-    private func claimSize(tileRows: Int, ow: Int, kernels: InstructionSet) -> Int {
-        guard winograd != nil else { return max(1, tileRows / 16) }
-        #if arch(x86_64)
-        let kernelGroups = kernels.hasAVX512 ? 6 : 3
-        #else
-        let kernelGroups = 3
-        #endif
-        let groupsPerRow = ((ow + 3) / 4 + 7) / 8
-        var (a, b) = (kernelGroups, groupsPerRow)
-        while b != 0 { (a, b) = (b, a % b) }
-        let wholeBlocks = kernelGroups / a
-        return tileRows >= 6 * wholeBlocks ? wholeBlocks : (tileRows + 1) / 2
+        for (index, _, helperScratch) in returned.dropFirst() { helpers[index - 1] = helperScratch }
+        let bands = split == .tileRows ? RowBands(shape: [n, k, d.oh, ow], bands: returned.map { index, values, _ in
+            Tensor(uncheckedShape: [n, k, rowStarts[index + 1] - rowStarts[index], ow], scalars: values)
+        }) : nil
+        // The kernels read at most two bands in place.
+        if let bands, bands.bands.count <= 2 { return bands }
+        // Joined into a recycled array; each part's array then goes back to the task that computed it.
+        var out = scratch.takeBuffer(n * k * d.oh * ow)
+        switch split {
+        case .tileRows:
+            bands!.join(into: &out)
+        case .channels:
+            let plane = d.oh * ow
+            out.withUnsafeMutableBufferPointer { whole in
+                for (index, values, _) in returned {
+                    let part = parts[index]
+                    values.withUnsafeBufferPointer { block in
+                        for image in 0..<n {
+                            (whole.baseAddress! + (image * k + part.lowerBound) * plane)
+                                .update(from: block.baseAddress! + image * part.count * plane, count: part.count * plane)
+                        }
+                    }
+                }
+            }
+        }
+        for (index, values, _) in returned {
+            if index == 0 { scratch.recycle(values) } else { helpers[index - 1].recycle(values) }
+        }
+        return RowBands(Tensor(uncheckedShape: [n, k, d.oh, ow], scalars: out))
     }
 
     /// `range` in `tasks` nearly equal consecutive parts (channel parts rounded to multiples of 8).
@@ -242,28 +252,6 @@ extension Convolution {
             start += size
         }
         return parts.filter { !$0.isEmpty }
-    }
-}
-
-/// The tile rows of one image of a split convolution, handed out `chunk` at a time to whichever
-/// task asks first. Shared by the tasks of one convolution: the atomic counter makes every claim
-/// one indivisible step, so no row is handed out twice or skipped (relaxed ordering suffices: the
-/// claims order nothing else; the task group's end orders the rows' writes before their reads).
-final class TileRowClaims: Sendable {
-    private let taken: Atomic<Int>
-    private let end: Int
-    private let chunk: Int
-
-    init(_ rows: Range<Int>, chunk: Int) {
-        taken = Atomic(rows.lowerBound)
-        end = rows.upperBound
-        self.chunk = max(1, chunk)
-    }
-
-    /// The next `chunk` rows (fewer at the end), or nil when none are left.
-    func next() -> Range<Int>? {
-        let start = taken.wrappingAdd(chunk, ordering: .relaxed).oldValue
-        return start < end ? start..<min(end, start + chunk) : nil
     }
 }
 

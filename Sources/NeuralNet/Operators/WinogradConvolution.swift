@@ -94,27 +94,6 @@ struct WinogradScratch {
         recycledCount += values.count
     }
 
-    /// Shared storage (a split convolution's output) of released tensors, under the same bound.
-    private var recycledShared: [Int: [SharedFloats]] = [:]
-
-    /// Storage for `count` floats with unspecified contents that nobody else holds, recycled when
-    /// possible (one still held elsewhere, an output's alias, is dropped from the pool instead).
-    mutating func takeShared(_ count: Int) -> SharedFloats {
-        while var values = recycledShared[count]?.popLast() {
-            recycledCount -= count
-            if isKnownUniquelyReferenced(&values) { return values }
-        }
-        return SharedFloats(count: count)
-    }
-
-    /// Offers a released tensor's shared storage for reuse (large ones only, a few per size).
-    mutating func recycle(_ values: SharedFloats) {
-        guard values.count >= 16_384, recycledShared[values.count, default: []].count < 4,
-              recycledCount + values.count <= Self.recycledLimit else { return }
-        recycledShared[values.count, default: []].append(values)
-        recycledCount += values.count
-    }
-
     mutating func reserve(filters: Int, input: Int, products: Int, rows: Int, zeroRow: Int, fusedRows: Int) {
         // Every value of these three is written before it is read, so skip zero-filling them.
         if transformedFilters.count < filters { transformedFilters = uninitializedFloats(filters) }
@@ -191,17 +170,16 @@ extension Convolution {
         #endif
     }
 
-    /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image, for each
-    /// `tileRows` that `next` hands out until it returns nil, whose input channel c (h×w) is
-    /// `channels[c]` (its resize tables in `tables`). `destination(tileRows)` gives where row
-    /// `4·tileRows.lowerBound` of channel 0 goes (channel planes are `planeStride` apart) and the
-    /// residual's rows there, if any, added to every output value after the ReLU. `transformed`:
-    /// this layer's filters made by `transformedFilters(scratch:)` with these kernels, or nil to
-    /// make them here, in the task's scratch, once for all the parts.
+    /// Output rows `4·tileRows` (clipped to `oh`) of every output channel of one image, whose input
+    /// channel c (h×w) is `channels[c]` (its resize tables in `tables`). `output`
+    /// points at row `4·tileRows.lowerBound` of channel 0; channel planes are `planeStride` apart.
+    /// `residual`, if any, is added to every output value after the ReLU. `transformed`: this
+    /// layer's filters made by `transformedFilters(scratch:)` with these kernels, or nil to make
+    /// them here, in the task's scratch.
     func convolveWinograd(_ filter: WinogradFilter, channels: [ChannelRows], tables: UnsafePointer<ResizeTable>,
-                          h: Int, w: Int, oh: Int, ow: Int, next: () -> Range<Int>?,
-                          destination: (Range<Int>) -> (output: UnsafeMutablePointer<Float>, residual: ResidualRows?),
-                          planeStride: Int, transformed: TransformedFilters? = nil, scratch: inout WinogradScratch) {
+                          h: Int, w: Int, oh: Int, ow: Int,
+                          tileRows: Range<Int>, output: UnsafeMutablePointer<Float>, planeStride: Int,
+                          residual: ResidualRows?, transformed: TransformedFilters? = nil, scratch: inout WinogradScratch) {
         let c = inChannels, k = outChannels, kp = filter.paddedOutChannels
         let tilesX = (ow + 3) / 4
         let groupsPerRow = (tilesX + 7) / 8
@@ -234,6 +212,9 @@ extension Convolution {
         case nil: break
         }
         let (pt, pl) = (pads[0], pads[1])
+        let firstGroup = tileRows.lowerBound * groupsPerRow
+        let endGroup = tileRows.upperBound * groupsPerRow
+        let outputRow0 = 4 * tileRows.lowerBound
 
         scratch.rows.withUnsafeMutableBufferPointer { rowsBuffer in
         scratch.zeroRow.withUnsafeMutableBufferPointer { zeroBuffer in
@@ -265,11 +246,6 @@ extension Convolution {
                 #endif
             }
             t.update(repeating: 0, count: 6 * rowWidth)
-            while let tileRows = next() {
-            let (output, residual) = destination(tileRows)
-            let firstGroup = tileRows.lowerBound * groupsPerRow
-            let endGroup = tileRows.upperBound * groupsPerRow
-            let outputRow0 = 4 * tileRows.lowerBound
             var blockStart = firstGroup
             while blockStart < endGroup {
                 let blockEnd = min(blockStart + blockGroups, endGroup)
@@ -369,7 +345,6 @@ extension Convolution {
                     }
                 }
                 blockStart = blockEnd
-            }
             }
         }}}}}}}}}}}
     }
