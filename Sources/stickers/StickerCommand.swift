@@ -69,7 +69,7 @@ struct StickerCommand: AsyncParsableCommand {
     }
 
     @MainActor func run() async throws {
-        AllocatorTuning.oneHeapKeptForReuse()
+        AllocatorTuning.keepFreedMemoryForReuse()
         // A folder is refused as the photo path refuses it (74), whatever its name (`x.mp4/`).
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: image, isDirectory: &isFolder), isFolder.boolValue {
