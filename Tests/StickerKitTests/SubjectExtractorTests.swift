@@ -157,3 +157,16 @@ private struct CountingSaliency: SaliencyPredicting {
     for await event in events { seen.append(event) }
     #expect(seen == ["session", "look", "look"])
 }
+
+@Test func whatThePhotoMakesTransparentStaysTransparentInTheSticker() async throws {
+    // The disc spans x 55…145: its part in x 100..<130 is see-through, in x ≥ 130 half so.
+    var scene = SubjectScenes.disc(width: 200, height: 150, centerX: 100, centerY: 75, radius: 45)
+    for y in 0..<150 {
+        for x in 100..<200 { var p = scene.image[x, y]; p.a = x < 130 ? 0 : 128; scene.image[x, y] = p }
+    }
+    let cut = try await SubjectExtractor(predictor: ContrastSaliency()).cutOut(from: scene.image)
+    #expect(cut.mask[80, 75] == 255)
+    #expect((100..<130).allSatisfy { x in (0..<150).allSatisfy { cut.mask[x, $0] == 0 } })
+    // Half-transparent pixels of the subject keep half their coverage.
+    #expect(abs(Int(cut.mask[135, 75]) - 128) <= 2)
+}

@@ -3,7 +3,8 @@ import Raster
 
 /// The last, full-size stage: alpha upsampled from the working resolution (bilinear: the working
 /// alpha already follows the photo's edges), and the subject's pixels cropped with their edge
-/// colours replaced by the estimated foreground colours. Touches each photo pixel once.
+/// colours replaced by the estimated foreground colours. Touches each photo pixel once. The mask
+/// is the subject's coverage times the photo's own alpha (1 for a JPEG).
 struct FullResolution: Sendable {
     let image: Image
     /// Alpha in 0…1 at the working resolution.
@@ -67,8 +68,15 @@ struct FullResolution: Sendable {
                     let row = (y - band.lowerBound) * w
                     upper.withUnsafeBufferPointer { top in
                         lower.withUnsafeBufferPointer { bottom in
-                            for x in 0..<w {
-                                out[row + x] = UInt8(top[x] + (bottom[x] - top[x]) * wy + 0.5)
+                            image.pixels.withUnsafeBufferPointer { px in
+                                for x in 0..<w {
+                                    var value = top[x] + (bottom[x] - top[x]) * wy
+                                    // The photo's own transparency (a PNG's, an APNG frame's) stays:
+                                    // what its author made see-through is not the subject's.
+                                    let own = px[((y * w) + x) * 4 + 3]
+                                    if own != 255 { value *= Float(own) * (1 / 255) }
+                                    out[row + x] = UInt8(value + 0.5)
+                                }
                             }
                         }
                     }
