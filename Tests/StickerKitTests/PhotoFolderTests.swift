@@ -24,6 +24,15 @@ import StickerKit
         #expect(names == ["a/photo1.png", "b/scan.jfif", "photo2.JPEG", "photo10.jpg"])
     }
 
+    @Test("With clips, a folder's videos and GIFs are found among its photos, in natural order")
+    func clipsAmongThePhotos() throws {
+        let root = try folder(["b.jpg", "clip 10.mp4", "clip 2.GIF", "a/turn.webm", "README.md", "notes.txt"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let names = try PhotoFolder(root).photoFiles(clips: true).map { $0.path.dropFirst(root.path.count + 1) }
+        #expect(names == ["a/turn.webm", "b.jpg", "clip 2.GIF", "clip 10.mp4"])
+        #expect(try PhotoFolder(root).photoFiles().map(\.lastPathComponent) == ["b.jpg"])
+    }
+
     @Test("A limit keeps the first photos in order, not the first the walk meets")
     func limitKeepsTheFirstInOrder() throws {
         let root = try folder((1...12).map { "p\($0).jpg" })

@@ -178,7 +178,7 @@ public final class StickersService {
         }
     }
 
-    /// Adds the photo folder's photos (those not already chosen); returns how many.
+    /// Adds the photo folder's photos and clips (those not already chosen); returns how many.
     @discardableResult
     public func addFolderPhotos() async throws(ServiceError) -> Int {
         guard let photoFolder else { throw .notReady("no photo folder: start the server with --photos DIR") }
@@ -196,11 +196,11 @@ public final class StickersService {
         return new.count
     }
 
-    /// The folder's photo files (StickerKit's `PhotoFolder`, the scanner `make` uses too), read
-    /// off the main actor.
+    /// The folder's photo and clip files (StickerKit's `PhotoFolder`, the scanner `make` uses too),
+    /// read off the main actor: a clip is processed like a photo (told by its bytes when processed).
     @concurrent private static func photoFiles(in folder: URL, limit: Int) async throws(ServiceError) -> [URL] {
         do {
-            return try PhotoFolder(folder).photoFiles(limit: limit)
+            return try PhotoFolder(folder).photoFiles(limit: limit, clips: true)
         } catch {
             throw .notFound(error.description)
         }

@@ -20,8 +20,10 @@ public struct PhotoFolder: Sendable, Hashable {
         extensions.contains(url.pathExtension.lowercased())
     }
 
-    /// The first `limit` photo files in natural order (all of them by default).
-    public func photoFiles(limit: Int = .max) throws(PhotoFolderError) -> [URL] {
+    /// The first `limit` photo files in natural order (all of them by default); with `clips`, the
+    /// files named as clips (videos, GIFs: `ClipDetection.videoExtensions`) among them, for the web
+    /// app's library folder, where a clip is added like a photo.
+    public func photoFiles(limit: Int = .max, clips: Bool = false) throws(PhotoFolderError) -> [URL] {
         let keys: [URLResourceKey] = [.isRegularFileKey]
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue,
@@ -32,7 +34,8 @@ public struct PhotoFolder: Sendable, Hashable {
         }
         var files: [URL] = []
         while let next = walker.nextObject() as? URL {
-            if Self.isPhotoName(next), (try? next.resourceValues(forKeys: Set(keys)).isRegularFile) == true {
+            let named = Self.isPhotoName(next) || clips && ClipDetection.videoExtensions.contains(next.pathExtension.lowercased())
+            if named, (try? next.resourceValues(forKeys: Set(keys)).isRegularFile) == true {
                 files.append(next)
             }
         }
