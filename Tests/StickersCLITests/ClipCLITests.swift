@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `stickers sticker CLIP`: the animated sticker's contract, checked with independent tools.
-@Suite("CLI: clips")
+@Suite("CLI: clips", .serialized)
 struct ClipCLITests {
     /// A 1.5 s clip of the ladybird sample (a clear subject), made by ffmpeg: a still camera, or
     /// (`panning`) one that pans across the photo, ladybird and all.
