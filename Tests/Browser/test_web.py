@@ -68,7 +68,8 @@ def test_a_non_image_is_refused_with_a_clear_message(driver):
     fresh_page(driver)
     upload(driver, "notes.png")
     message = wait(driver, lambda d: d.find_element(By.ID, "sticker-message").text, "no message shown")
-    assert "not a photo" in message, message
+    # The stickers tab takes clips too, and says what it accepts.
+    assert "neither a photo nor a clip" in message and "APNG" in message, message
     assert "error" in driver.find_element(By.ID, "sticker-message").get_attribute("class")
     assert driver.find_elements(By.CSS_SELECTOR, ".card") == []
 
