@@ -13,17 +13,6 @@ enum PhotoInputs {
         var missing: [(path: String, reason: String)] = []
     }
 
-    /// The clips (by extension: videos and GIFs) in `folder` and below, hidden files skipped, in
-    /// name order. GIFs are not among `PhotoFolder`'s photos (the still decoder does not read
-    /// them), so they are found here; an animated PNG is found as a photo and moved to the clips
-    /// by its bytes (`MakeCommand`).
-    static func clipFiles(in folder: URL) -> [URL] {
-        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
-        return walk.compactMap { $0 as? URL }
-            .filter { ClipDetection.videoExtensions.contains($0.pathExtension.lowercased()) && !PhotoFolder.isPhotoName($0) }
-            .sorted { $0.path < $1.path }
-    }
-
     static func collect(_ inputs: [String]) -> Collected {
         var collected = Collected()
         var seen: Set<String> = []
@@ -37,13 +26,18 @@ enum PhotoInputs {
             }
             let found: [URL]
             if isDirectory.boolValue {
-                collected.clips += clipFiles(in: url).filter { seen.insert($0.standardizedFileURL.path).inserted }
+                // One walk for both: files named as clips (videos, GIFs: the still decoder reads no
+                // GIF) go to the clips; an animated PNG is found as a photo and moved to the clips
+                // by its bytes (`MakeCommand`).
+                let named: [URL]
                 do {
-                    found = try PhotoFolder(url).photoFiles()
+                    named = try PhotoFolder(url).photoFiles(clips: true)
                 } catch {
                     collected.missing.append((input, "cannot be read"))
                     continue
                 }
+                collected.clips += named.filter { !PhotoFolder.isPhotoName($0) && seen.insert($0.standardizedFileURL.path).inserted }
+                found = named.filter(PhotoFolder.isPhotoName)
             } else {
                 found = [url]
             }
