@@ -28,12 +28,14 @@ extension StickerCommand {
         default: first = .choice(.main)
         }
         let maskFolder = mask.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        // A folder made here goes again if the sticker fails (one the user had stays).
+        let madeMaskFolder = maskFolder.map { !FileManager.default.fileExists(atPath: $0.path) } ?? false
         if let maskFolder {
             do { try FileManager.default.createDirectory(at: maskFolder, withIntermediateDirectories: true) } catch {
                 throw fail("cannot write \(maskFolder.path): \(ErrorReason.of(error))", ExitStatus.ioError)
             }
         }
-        let written = MaskFiles(folder: maskFolder)
+        let written = MaskFiles(folder: maskFolder, removesFolder: madeMaskFolder)
         let maker = ClipStickerMaker(predictor: predictor, style: style.style)
         let clip = URL(fileURLWithPath: image)
         let piece = ClipPiece(start: start ?? 0, duration: duration ?? 3)
@@ -118,12 +120,17 @@ final class ClipOutcome {
 }
 
 /// `--mask DIR` for a clip: each used frame's alpha as DIR/NNNN.png, written atomically; all of
-/// them removed again when the sticker fails (nothing half-done is left).
+/// them removed again when the sticker fails (nothing half-done is left), and DIR too when this
+/// run made it.
 actor MaskFiles {
     let folder: URL?
+    let removesFolder: Bool
     private var names: [URL] = []
 
-    init(folder: URL?) { self.folder = folder }
+    init(folder: URL?, removesFolder: Bool) {
+        self.folder = folder
+        self.removesFolder = removesFolder
+    }
 
     func write(_ alpha: Mask, index: Int) throws {
         guard let folder else { return }
@@ -136,5 +143,7 @@ actor MaskFiles {
     func removeAll() {
         for url in names { try? FileManager.default.removeItem(at: url) }
         names.removeAll()
+        // rmdir(2): only if it is empty (nothing of anyone else's is removed).
+        if removesFolder, let folder { rmdir(folder.path) }
     }
 }

@@ -78,6 +78,29 @@ public enum ClipTools {
         return url
     }
 
+    /// A GIF drawn by Pillow: the red disc moving left to right over a grey ground, one frame per
+    /// delay (milliseconds, whole hundredths), each frame showing its own.
+    public static func discGIF(in folder: URL, delays: [Int], name: String = "delays.gif") async throws -> URL {
+        let url = folder.appending(path: name)
+        let script = """
+        import sys
+        from PIL import Image, ImageDraw
+        delays = [int(d) for d in sys.argv[2].split(',')]
+        frames = []
+        for k in range(len(delays)):
+            im = Image.new('RGB', (160, 120))
+            draw = ImageDraw.Draw(im)
+            for x in range(160): draw.line([(x, 0), (x, 119)], fill=(110 + x // 8,) * 3)
+            cx = 20 + 100 * k / max(1, len(delays) - 1)
+            draw.ellipse([cx - 22, 38, cx + 22, 82], fill=(230, 30, 30))
+            frames.append(im)
+        frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=delays, loop=0, optimize=False, disposal=1)
+        """
+        let made = try await runToEnd(["python3", "-c", script, url.path, delays.map(String.init).joined(separator: ",")])
+        try #require(made.status == 0, "Pillow could not make the GIF: \(made.errors)")
+        return url
+    }
+
     /// Pillow's view of an animated image: frame count, per-frame durations, size, loop.
     public static func pillowInfo(_ file: URL) async throws -> [String: Any] {
         let script = """

@@ -66,7 +66,7 @@ nonisolated public struct ClipStickers: Sendable {
         case nil:
             break
         }
-        let made: (frames: [Image], framesPerSecond: Double)
+        let made: (frames: [Image], framesPerSecond: Double, milliseconds: [Int])
         do {
             made = try await maker.frames(clip: clip, piece: ClipPiece(start: 0, duration: rules.maximumSeconds))
         } catch ClipError.cutOut(.noClearSubject) {
@@ -75,7 +75,7 @@ nonisolated public struct ClipStickers: Sendable {
             throw ClipError.cutOut(.noClearSubject)
         }
         let fitted = try await AnimatedStickerFitter.fit(made.frames, framesPerSecond: made.framesPerSecond,
-                                                         rules: rules, scratch: scratch)
+                                                         milliseconds: made.milliseconds, rules: rules, scratch: scratch)
         try Task.checkCancellation()
         guard let cache else { return Made(sticker: fitted, firstFrame: made.frames[0], cached: false, entry: nil) }
         do {

@@ -75,19 +75,25 @@ public enum AnimatedStickerFitter {
     static let frameSteps = [1, 2, 3]
     static let scales: [Double] = [1, 0.8, 0.6]
 
-    /// - Parameter frames: the sticker's frames on the platform's canvas, `framesPerSecond` apart.
-    public static func fit(_ frames: [Image], framesPerSecond: Double, rules: AnimatedStickerRules,
-                           scratch: URL) async throws -> FittedAnimation {
+    /// - Parameters:
+    ///   - frames: the sticker's frames on the platform's canvas, `framesPerSecond` apart on average.
+    ///   - milliseconds: how long each frame shows (a GIF's own delays); nil: even at the rate.
+    public static func fit(_ frames: [Image], framesPerSecond: Double, milliseconds: [Int]? = nil,
+                           rules: AnimatedStickerRules, scratch: URL) async throws -> FittedAnimation {
         guard let first = frames.first else { throw ClipError.noFrames }
+        let durations = milliseconds.flatMap { $0.count == frames.count ? $0 : nil }
+            ?? FrameDurations.even(count: frames.count, framesPerSecond: framesPerSecond)
         var smallest = Int.max
         for scale in scales {
             let scaled = scale == 1 ? frames : frames.map { shrunk($0, scale: scale) }
             for step in frameSteps where step == 1 || scaled.count / step >= 2 {
                 let kept = stride(from: 0, to: scaled.count, by: step).map { scaled[$0] }
                 let fps = framesPerSecond / Double(step)
+                let keptDurations = FrameDurations.merged(durations, step: step)
                 for level in 0..<4 {
                     try Task.checkCancellation()
-                    let (data, quality) = try await encode(kept, fps: fps, level: level, extension: rules.fileExtension, scratch: scratch)
+                    let (data, quality) = try await encode(kept, milliseconds: keptDurations, fps: fps, level: level,
+                                                           extension: rules.fileExtension, scratch: scratch)
                     smallest = min(smallest, data.count)
                     if data.count <= rules.maximumBytes {
                         return FittedAnimation(data: data, width: first.width, height: first.height, frames: kept.count,
@@ -112,11 +118,9 @@ public enum AnimatedStickerFitter {
         return canvas
     }
 
-    static func encode(_ frames: [Image], fps: Double, level: Int, extension ext: String,
+    static func encode(_ frames: [Image], milliseconds: [Int], fps: Double, level: Int, extension ext: String,
                        scratch: URL) async throws -> (Data, Int) {
         let width = frames[0].width, height = frames[0].height
-        func end(_ k: Int) -> Int { Int((Double(k) * 1000 / fps).rounded()) }
-        let milliseconds: [Int] = (0..<frames.count).map { k in end(k + 1) - end(k) }
         switch ext {
         case "webp":
             let quality = webpQualities[level]
@@ -141,9 +145,11 @@ public enum AnimatedStickerFitter {
             defer { try? FileManager.default.removeItem(at: file) }
             let encoder = try WebMEncoder(output: file, width: width - width % 2, height: height - height % 2,
                                           framesPerSecond: fps, crf: crf)
-            for frame in frames {
-                try await encoder.add(frame.width % 2 == 0 && frame.height % 2 == 0 ? frame
-                                : frame.resized(width: width - width % 2, height: height - height % 2, filter: .area))
+            // A constant rate: each frame repeated over the ticks it covers.
+            for (frame, repeats) in zip(frames, FrameDurations.repeats(milliseconds, framesPerSecond: fps)) where repeats > 0 {
+                let even = frame.width % 2 == 0 && frame.height % 2 == 0 ? frame
+                    : frame.resized(width: width - width % 2, height: height - height % 2, filter: .area)
+                for _ in 0..<repeats { try await encoder.add(even) }
             }
             try await encoder.finish()
             return (try Data(contentsOf: file), Int((100 - Double(crf) * 100 / 63).rounded()))

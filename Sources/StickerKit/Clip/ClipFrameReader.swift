@@ -17,6 +17,11 @@ public final class ClipFrameReader {
     private let pipe: PipeEnd
     private let log: ErrorLog
     private var finished = false
+    private var delivered = 0
+    /// The frames the piece should hold, when the container says how long the clip is: a stream
+    /// that ends well short of it while ffmpeg reports errors is a clip cut short (ffmpeg ends a
+    /// truncated Matroska file or an MP4 whose data breaks off with exit status 0).
+    public var expectedFrameCount: Int?
 
     /// Starts ffmpeg on `clip`'s `piece`, frames scaled to `width`×`height` (the clip's own size: no scaling).
     public convenience init(clip: URL, info: ClipInfo, piece: ClipPiece, width: Int, height: Int) throws(ClipError) {
@@ -78,15 +83,28 @@ public final class ClipFrameReader {
         // decodes, and the pipe stays the only buffer, so ffmpeg is at most a frame or so ahead.
         // Cancellation kills ffmpeg, which ends the read at once.
         let pixels = await withTaskCancellationHandler { await pipe.read(count: count) } onCancel: { kill(pid, SIGKILL) }
-        if pixels.count == count { return Image(width: width, height: height, pixels: pixels) }
+        if pixels.count == count {
+            delivered += 1
+            return Image(width: width, height: height, pixels: pixels)
+        }
         finished = true
         let status = await exit.status()
         if Task.isCancelled { return nil }
+        let reason = log.text()
         guard status == 0, pixels.isEmpty else {
-            let reason = log.text()
             throw .unreadable(reason.isEmpty ? (!pixels.isEmpty ? "the stream ends inside a frame" : "ffmpeg exit status \(status)") : reason)
         }
+        if !reason.isEmpty, let expected = expectedFrameCount, Self.endsShort(delivered: delivered, expected: expected) {
+            let last = reason.components(separatedBy: "; ").last ?? reason
+            throw .unreadable("it ends early: \(delivered) of its \(expected) frames decode (ffmpeg: \(last))")
+        }
         return nil
+    }
+
+    /// Whether `delivered` frames fall short of `expected` by more than a container's rounding of
+    /// its duration (a frame or two, or a tenth on a long piece).
+    static func endsShort(delivered: Int, expected: Int) -> Bool {
+        delivered < expected - max(2, expected / 10)
     }
 
     /// Stops ffmpeg if it still runs and awaits its end, so it is reaped before the work returns

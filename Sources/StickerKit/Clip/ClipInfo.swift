@@ -80,6 +80,21 @@ public struct ClipPiece: Sendable, Hashable {
     /// The start as ffmpeg is given it (`-ss`, whole milliseconds).
     var seekSeconds: Double { (start * 1000).rounded() / 1000 }
 
+    /// The source frames this piece of a clip `info` describes should hold, when its container says
+    /// how long it is.
+    public func expectedFrameCount(info: ClipInfo) -> Int? {
+        guard let length = info.duration else { return nil }
+        let seconds = min(duration, max(0, length - seekSeconds))
+        return Int((seconds * info.framesPerSecond).rounded(.down))
+    }
+
+    /// The 0-based index of the piece's first frame in a clip whose frames start at `frameStarts`
+    /// (milliseconds: a GIF's or APNG's own timeline): the first that starts at or after `start`.
+    public func firstFrameIndex(frameStarts: [Int]) -> Int {
+        let seek = Int((seekSeconds * 1000).rounded())
+        return frameStarts.firstIndex { $0 >= seek } ?? frameStarts.count
+    }
+
     /// The 0-based index, in the whole clip, of the piece's first frame: the first that starts at
     /// or after `start` (ffmpeg drops every frame before the seek point, even one still showing
     /// there), so `--start 0.51` of a 30 fps clip begins at frame 16, not 15. A thousandth of a

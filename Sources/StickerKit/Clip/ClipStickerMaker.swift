@@ -83,27 +83,33 @@ public struct ClipStickerMaker: Sendable {
         try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks, progress: progress).summary
     }
 
-    /// The sticker's frames on their canvas, unencoded, and its frame rate: for size targeting
+    /// The sticker's frames on their canvas, unencoded, its frame rate and each frame's milliseconds
+    /// (a GIF's or APNG's own delays; else even at the rate): for size targeting
     /// (`AnimatedStickerFitter`), which encodes them several times. Held in memory: a sticker's
     /// piece is short (at most 10 s at 15 frames a second).
     @concurrent
     public func frames(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice = .choice(.main),
-                       progress: (@Sendable (Int) -> Void)? = nil) async throws -> (frames: [Image], framesPerSecond: Double) {
+                       progress: (@Sendable (Int) -> Void)? = nil) async throws -> (frames: [Image], framesPerSecond: Double, milliseconds: [Int]) {
         let made = try await run(clip: clip, piece: piece, first: first, format: nil, output: nil, masks: nil, progress: progress)
-        return (made.frames, made.summary.framesPerSecond)
+        return (made.frames, made.summary.framesPerSecond, made.milliseconds)
     }
 
     /// `make` (a format and an output) or `frames` (neither: the frames kept).
     private func run(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
                      format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
-                     progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image]) {
+                     progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
         // ffmpeg starts while ffprobe reads the clip: the two start-ups (~0.1 s, both cores idle
         // otherwise) overlap. Its frames are fitted to the working side by the rule the probed size
         // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
         let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
         defer { reader.close() }
-        let info: ClipInfo
-        do { info = try await ClipInfo.probe(clip) } catch {
+        let info: ClipInfo, timeline: AnimatedImageTimeline?
+        do {
+            // A GIF or APNG cut short is told by its own structure (ffmpeg decodes it to its last
+            // whole image without an error); its frames' own delays time the sticker.
+            timeline = try AnimatedImageTimeline.read(contentsOf: clip)
+            info = try await ClipInfo.probe(clip)
+        } catch {
             await reader.stop()
             throw error
         }
@@ -113,9 +119,22 @@ public struct ClipStickerMaker: Sendable {
         }
         let (frameWidth, frameHeight) = ClipFrameReader.fittedSize(width: info.width, height: info.height, maximumSide: workingSide)
         reader.expectFrames(width: frameWidth, height: frameHeight)
+        let expectedFrames = piece.expectedFrameCount(info: info)
+        reader.expectedFrameCount = expectedFrames
         let step = Self.frameStep(sourceFramesPerSecond: info.framesPerSecond, maximum: maximumFramesPerSecond)
         let fps = info.framesPerSecond / Double(step)
-        let firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+        let frameStarts = timeline?.frameStarts
+        let firstIndex = frameStarts.map { piece.firstFrameIndex(frameStarts: $0) } ?? piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+        /// How long the `k`th frame used shows: the source frames it stands for (`step` of them),
+        /// by the GIF's or APNG's own delays, to the piece's end at most; nil: even at the rate.
+        func milliseconds(ofUsed k: Int) -> Int? {
+            guard let timeline, let frameStarts else { return nil }
+            let first = firstIndex + k * step, delays = timeline.frameMilliseconds
+            guard first < delays.count else { return nil }
+            let last = min(first + step, delays.count) - 1
+            let pieceEnd = Int(((piece.seekSeconds + piece.duration) * 1000).rounded())
+            return max(1, min(frameStarts[last] + delays[last], pieceEnd) - frameStarts[first])
+        }
 
         // The first frame's subject scales the first frame's point too.
         var firstChoice = first
@@ -147,7 +166,7 @@ public struct ClipStickerMaker: Sendable {
                 try layout.prepare(styleNow.apply(to: cut.image))
             }
             for (cut, frame) in zip(cuts, encoded) {
-                try await sink!.add(frame)
+                try await sink!.add(frame, milliseconds: milliseconds(ofUsed: cut.index))
                 if let masks {
                     let sourceIndex = firstIndex + cut.index * step
                     let alpha = cut.alpha.width == info.width && cut.alpha.height == info.height
@@ -213,6 +232,7 @@ public struct ClipStickerMaker: Sendable {
             // its pipe until then, a frame decoded.
             again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
             again?.expectFrames(width: frameWidth, height: frameHeight)
+            again?.expectedFrameCount = expectedFrames
             try await startTracking()
             try Task.checkCancellation()
             // Scenery the camera panned over is known only once the clip has been seen.
@@ -253,7 +273,7 @@ public struct ClipStickerMaker: Sendable {
         guard var sink else { throw ClipError.noFrames }
         let bytes = try await sink.finish()
         return (AnimatedStickerSummary(width: sink.layout.width, height: sink.layout.height, frames: used,
-                                       framesPerSecond: (fps * 1000).rounded() / 1000, bytes: bytes), sink.kept)
+                                       framesPerSecond: (fps * 1000).rounded() / 1000, bytes: bytes), sink.kept, sink.keptMilliseconds)
     }
 
     /// Every how many source frames one is used, so that the sticker plays at most `maximum` frames a
@@ -323,8 +343,9 @@ struct FrameSink {
     let layout: CanvasLayout
     let output: URL?
     let fps: Double
-    /// The frames, when no format was given.
+    /// The frames, when no format was given, and how long each shows.
     private(set) var kept: [Image] = []
+    private(set) var keptMilliseconds: [Int] = []
     private var webp: AnimatedWebPWriter?
     private var apng: AnimatedPNGWriter?
     private var webm: WebMEncoder?
@@ -344,17 +365,25 @@ struct FrameSink {
         }
     }
 
-    /// Adds the next frame in order; its duration keeps the running total on the frame rate.
-    mutating func add(_ frame: CanvasLayout.Prepared) async throws {
+    /// Adds the next frame in order, showing `given` milliseconds (nil: its duration keeps the
+    /// running total on the frame rate). WebM's rate is constant: a frame is written as many times
+    /// as the ticks it covers (a GIF's long pause repeats one frame; VP9 spends next to nothing on it).
+    mutating func add(_ frame: CanvasLayout.Prepared, milliseconds given: Int? = nil) async throws {
         frames += 1
         let end = Int((Double(frames) * 1000 / fps).rounded())
-        let milliseconds = max(8, end - elapsedMilliseconds)
+        let milliseconds = max(8, given ?? (end - elapsedMilliseconds))
         elapsedMilliseconds += milliseconds
         switch frame {
         case .webpChunks(let chunks): webp?.add(encodedFrame: chunks, milliseconds: milliseconds)
         case .png(let png): try apng?.add(png: png, milliseconds: milliseconds)
         case .raw(let image):
-            if let webm { try await webm.add(image) } else { kept.append(image) }
+            if let webm {
+                let repeats = FrameDurations.repeats([elapsedMilliseconds - milliseconds, milliseconds], framesPerSecond: fps)[1]
+                for _ in 0..<repeats { try await webm.add(image) }
+            } else {
+                kept.append(image)
+                keptMilliseconds.append(milliseconds)
+            }
         }
     }
 

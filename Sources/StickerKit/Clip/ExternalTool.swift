@@ -222,6 +222,9 @@ final class ErrorLog {
 
     static func readable(_ log: String, maximumLength: Int = 400) -> String {
         let text = log.replacing(#/\[[^\]\n]* @ 0x[0-9a-fA-F]+\] /#, with: "").trimmingCharacters(in: .whitespacesAndNewlines)
-        return String(text.suffix(maximumLength)).split(whereSeparator: \.isNewline).joined(separator: "; ")
+        var lines = String(text.suffix(maximumLength)).split(whereSeparator: \.isNewline)
+        // A line cut by the length limit is dropped, unless it is the only one.
+        if text.count > maximumLength, lines.count > 1 { lines.removeFirst() }
+        return lines.joined(separator: "; ")
     }
 }

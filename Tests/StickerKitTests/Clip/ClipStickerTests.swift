@@ -71,6 +71,51 @@ struct ClipStickerTests {
         #expect(ClipStickerMaker.frameStep(sourceFramesPerSecond: 10, maximum: 15) == 1)
     }
 
+    @Test("Frame durations: even on a rate, merged when frames are thinned, repeated on WebM's constant rate")
+    func frameDurations() {
+        #expect(FrameDurations.even(count: 4, framesPerSecond: 15) == [67, 66, 67, 67])
+        #expect(FrameDurations.merged([100, 500, 100, 70, 30], step: 2) == [600, 170, 30])
+        // A frame shows in the ticks that start within it: even frames one each, a long one several, a short one maybe none.
+        #expect(FrameDurations.repeats(FrameDurations.even(count: 30, framesPerSecond: 15), framesPerSecond: 15) == Array(repeating: 1, count: 30))
+        #expect(FrameDurations.repeats([100, 500, 100, 20, 80], framesPerSecond: 10) == [1, 5, 1, 1, 0])
+        #expect(FrameDurations.repeats([20, 100], framesPerSecond: 10) == [1, 1])
+    }
+
+    @Test("A GIF's own delays time its animated sticker in every format, not its average rate",
+          arguments: ["webp", "png", "webm"])
+    func gifDelaysTimeTheSticker(_ ext: String) async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gif = try await ClipTools.discGIF(in: folder, delays: [100, 100, 100, 900, 100, 100, 100, 100])
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.tracking.usesBackgroundPlate = false
+        let output = folder.appending(path: "out.\(ext)")
+        let masks = MaskLog()
+        // From 0.2 s: the frames that start there or later, the long one first.
+        let summary = try await maker.make(clip: gif, piece: ClipPiece(start: 0.2, duration: 10),
+                                           format: try #require(AnimatedFormat(pathExtension: ext)), output: output,
+                                           masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 6)
+        #expect(await masks.indexes == [2, 3, 4, 5, 6, 7])
+        if ext == "webm" {
+            // A constant rate: the long frame repeated, so the sticker lasts its 1.5 s to a tick
+            // (six frames at the GIF's average rate would last 1.2 s).
+            let probe = try await ClipTools.runToEnd([try ClipTools.require("ffprobe"), "-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                      "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", output.path])
+            let frames = try #require(Double(probe.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(probe)")
+            #expect(abs(frames / summary.framesPerSecond - 1.5) <= 1 / summary.framesPerSecond + 0.001, "\(frames) at \(summary.framesPerSecond)")
+        } else if ext == "webp" {
+            // webpmux's table: a row per frame, its duration the 6th number.
+            let info = try await ClipTools.runToEnd([try ClipTools.require("webpmux"), "-info", output.path])
+            let durations = info.output.split(separator: "\n").filter { $0.contains("lossy") || $0.contains("lossless") }
+                .compactMap { $0.split(separator: " ").dropFirst(6).first.flatMap { Int($0) } }
+            #expect(durations == [100, 900, 100, 100, 100, 100], "\(info.output)")
+        } else {
+            let pillow = try await ClipTools.pillowInfo(output)
+            #expect((pillow["durations"] as? [Double])?.map { Int($0.rounded()) } == [100, 900, 100, 100, 100, 100], "\(pillow)")
+        }
+    }
+
     @Test("ffprobe's JSON gives size and frame rate; a file without a video stream is unreadable")
     func probeParsing() throws {
         let json = #"{"streams":[{"width":640,"height":480,"avg_frame_rate":"30000/1001","r_frame_rate":"30000/1001","duration":"2.5"}],"format":{"duration":"2.6"}}"#
@@ -287,6 +332,8 @@ struct ClipStickerTests {
         let log = "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55ebe75e8000] moov atom not found\n/tmp/a b.mp4: Invalid data found when processing input\n"
         #expect(ErrorLog.readable(log) == "moov atom not found; /tmp/a b.mp4: Invalid data found when processing input")
         #expect(ErrorLog.readable("[gif @ 0x1] x\n[in] keep me") == "x; [in] keep me")
+        // Only whole lines when the log is longer than the limit.
+        #expect(ErrorLog.readable("first line\nsecond line\nthird", maximumLength: 20) == "second line; third")
     }
 
     @Test("A piece's first frame index names the frame ffmpeg starts it with, a start between two frames included",
@@ -325,13 +372,31 @@ struct ClipStickerTests {
         #expect(count == 10)
     }
 
-    @Test("A truncated clip is unreadable, named as such, and makes no sticker")
-    func truncatedClip() async throws {
+    @Test("A clip cut short is unreadable, named as such, and makes no sticker, whatever its container",
+          arguments: [("mp4", [String]()), ("mp4", ["-c:v", "libx264", "-movflags", "+faststart"]),
+                      ("mkv", ["-c:v", "libx264"]), ("webm", ["-c:v", "libvpx-vp9", "-b:v", "200k"]),
+                      ("gif", []), ("apng", ["-f", "apng", "-plays", "0"])])
+    func truncatedClip(_ ext: String, _ encoding: [String]) async throws {
         let folder = try scratch()
-        let clip = try await ClipTools.movingDisc(in: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var clip = try await ClipTools.movingDisc(in: folder, seconds: 2)
+        if !encoding.isEmpty || ext != "mp4" {
+            let other = folder.appending(path: "whole.\(ext)")
+            let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-i", clip.path] + encoding + [other.path])
+            try #require(made.status == 0, "\(made.errors)")
+            clip = other
+        }
+        // Whole, it decodes to its end without a complaint.
+        let info = try await ClipInfo.probe(clip)
+        let whole = try ClipFrameReader(clip: clip, piece: ClipPiece(), fittingIn: 160)
+        whole.expectFrames(width: info.width, height: info.height)
+        whole.expectedFrameCount = ClipPiece().expectedFrameCount(info: info)
+        while try await whole.next() != nil {}
+        #expect(try AnimatedImageTimeline.read(contentsOf: clip)?.frameMilliseconds.count ?? 40 == 40)
+        // Cut short, past its first frames: ffmpeg still decodes what is there, mostly without failing.
         let bytes = try Data(contentsOf: clip)
-        let cut = folder.appending(path: "cut.mp4")
-        try bytes.prefix(bytes.count / 3).write(to: cut)
+        let cut = folder.appending(path: "cut.\(ext)")
+        try bytes.prefix(bytes.count * (ext == "mp4" && encoding.isEmpty ? 1 : 2) / 3).write(to: cut)
         let maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
         let output = folder.appending(path: "out.webp")
         await #expect(throws: ClipError.self) {

@@ -1,0 +1,28 @@
+/// How long each of an animated sticker's frames shows, in milliseconds: the one currency of the
+/// writers (WebP and APNG keep a delay per frame) and of WebM's constant rate (a frame repeated).
+public enum FrameDurations {
+    /// `count` frames `framesPerSecond` apart, rounded so their running total stays on the rate.
+    public static func even(count: Int, framesPerSecond: Double) -> [Int] {
+        func end(_ k: Int) -> Int { Int((Double(k) * 1000 / framesPerSecond).rounded()) }
+        return (0..<count).map { end($0 + 1) - end($0) }
+    }
+
+    /// Every `step`-th frame kept, each lasting as long as the frames it stands for.
+    public static func merged(_ milliseconds: [Int], step: Int) -> [Int] {
+        guard step > 1 else { return milliseconds }
+        return stride(from: 0, to: milliseconds.count, by: step).map { milliseconds[$0..<min($0 + step, milliseconds.count)].reduce(0, +) }
+    }
+
+    /// How many times each frame is written to a stream of a constant `framesPerSecond` (WebM) so
+    /// that it shows when its time comes: once for each tick that starts within it (a frame
+    /// shorter than a tick may get none). Half a millisecond of slack: durations are whole ones.
+    public static func repeats(_ milliseconds: [Int], framesPerSecond: Double) -> [Int] {
+        let tick = 1000 / framesPerSecond
+        func ticks(before time: Int) -> Int { max(0, Int(((Double(time) - 0.5) / tick).rounded(.up))) }
+        var start = 0
+        return milliseconds.map { duration in
+            defer { start += duration }
+            return ticks(before: start + duration) - ticks(before: start)
+        }
+    }
+}
