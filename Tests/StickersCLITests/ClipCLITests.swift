@@ -54,6 +54,47 @@ struct ClipCLITests {
         }
     }
 
+    @Test("A WebM with alpha given as a clip keeps its transparency: its sticker has nothing where the clip is clear")
+    func webmWithAlphaStaysTransparent() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.ladybirdClip(in: folder)
+        func python(_ script: String, _ arguments: [String]) async throws -> String {
+            let run = try await ClipTools.runToEnd(["python3", "-c", script] + arguments)
+            try #require(run.status == 0, "\(run.errors)")
+            return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let opaque = try await Stickers.run(["sticker", clip.path, "-o", folder.appending(path: "a.webp").path, "--mask", folder.appending(path: "m0").path],
+                                            environment: ["STICKERS_MODEL": model])
+        try #require(opaque.status == 0, "\(opaque)")
+        // The clip made clear right of its subject's centre (the picture is still there under alpha 0).
+        let centre = try await python("""
+            import sys, numpy as np
+            from PIL import Image
+            print(int(np.where((np.array(Image.open(sys.argv[1])) > 128).any(0))[0].mean()))
+            """, [folder.appending(path: "m0/0000.png").path])
+        let webm = folder.appending(path: "half.webm")
+        let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-i", clip.path, "-vf",
+                                                 "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(lt(X,\(centre)),255,0)'",
+                                                 "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "1M", webm.path])
+        try #require(made.status == 0, "\(made.errors)")
+        let half = try await Stickers.run(["sticker", webm.path, "-o", folder.appending(path: "b.webp").path, "--mask", folder.appending(path: "m1").path],
+                                          environment: ["STICKERS_MODEL": model])
+        try #require(half.status == 0, "\(half)")
+        let counts = try await python("""
+            import sys, numpy as np
+            from PIL import Image
+            c = int(sys.argv[3]); m0 = np.array(Image.open(sys.argv[1])); m1 = np.array(Image.open(sys.argv[2]))
+            print((m0[:, c:] > 128).sum(), int(m1[:, c + 2:].max()), (m0[:, :c] > 128).sum(), (m1[:, :c - 2] > 128).sum())
+            """, [folder.appending(path: "m0/0000.png").path, folder.appending(path: "m1/0000.png").path, centre])
+        let n = counts.split(separator: " ").compactMap { Int($0) }
+        try #require(n.count == 4, "\(counts)")
+        #expect(n[0] > 50, "the opaque clip's subject reaches into the part made clear: \(counts)")
+        #expect(n[1] < 16, "nothing of the sticker where the clip is clear: \(counts)")
+        #expect(Double(n[3]) > 0.5 * Double(n[2]), "the visible part of the subject is still cut out: \(counts)")
+    }
+
     @Test("A clip with ffmpeg missing exits 69 saying to install it; a truncated clip 65 naming it; nothing written")
     func refusals() async throws {
         let model = try await Stickers.model()

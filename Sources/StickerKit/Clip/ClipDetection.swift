@@ -63,6 +63,33 @@ public enum ClipDetection {
         return ImageFormat.sniff((try? handle.read(upToCount: 16)) ?? Data()) == .png ? ["-f", "apng"] : []
     }
 
+    /// The decoder ffmpeg must be told to use before `-i` to keep `clip`'s alpha: a WebM whose VP9
+    /// or VP8 track says it carries alpha (Matroska's `AlphaMode` 1, as Telegram's video stickers
+    /// and our own WebM do) has it in a side stream only libvpx decodes; ffmpeg's own VP9 decoder
+    /// drops it, and the sticker would come back opaque.
+    public static func inputDecoderArguments(_ clip: URL) -> [String] {
+        var status = stat()
+        guard stat(clip.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let handle = FileHandle(forReadingAtPath: clip.path) else { return [] }
+        defer { try? handle.close() }
+        return matroskaAlphaDecoder(head: (try? handle.read(upToCount: 8192)) ?? Data()).map { ["-c:v", $0] } ?? []
+    }
+
+    /// libvpx's decoder for a Matroska head (its first kilobytes: the track entries come before
+    /// the clusters) holding a VP9 or VP8 track with `AlphaMode` 1 (element 0x53C0, one byte, 1).
+    static func matroskaAlphaDecoder(head: Data) -> String? {
+        let bytes = [UInt8](head)
+        guard bytes.count >= 4, bytes[0..<4].elementsEqual([0x1A, 0x45, 0xDF, 0xA3]) else { return nil }
+        func contains(_ pattern: [UInt8]) -> Bool {
+            guard bytes.count >= pattern.count else { return false }
+            return (0...(bytes.count - pattern.count)).contains { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+        }
+        guard contains([0x53, 0xC0, 0x81, 0x01]) else { return nil }
+        if contains(Array("V_VP9".utf8)) { return "libvpx-vp9" }
+        if contains(Array("V_VP8".utf8)) { return "libvpx" }
+        return nil
+    }
+
     /// Whether a PNG is animated (APNG): an `acTL` chunk before its first `IDAT`, as the APNG
     /// specification puts it. `chunkHeader(offset)` gives the 8 bytes (length, type) at `offset`;
     /// only the chunks' headers are read, so a large `iCCP` or `eXIf` before `acTL` costs nothing.

@@ -116,6 +116,30 @@ struct ClipStickerTests {
         }
     }
 
+    @Test("A WebM with alpha (a video sticker) is decoded with it, by libvpx; other clips by ffmpeg's own decoders")
+    func webmWithAlphaIsReadWithIt() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.maximumFramesPerSecond = 10
+        let sticker = folder.appending(path: "sticker.webm")
+        _ = try await maker.make(clip: clip, piece: ClipPiece(), format: .webm(bitrate: nil), output: sticker)
+        #expect(ClipDetection.inputDecoderArguments(sticker) == ["-c:v", "libvpx-vp9"])
+        #expect(ClipDetection.inputDecoderArguments(clip).isEmpty)
+        let opaque = folder.appending(path: "opaque.webm")
+        let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-i", clip.path, "-c:v", "libvpx-vp9", opaque.path])
+        try #require(made.status == 0, "\(made.errors)")
+        #expect(ClipDetection.inputDecoderArguments(opaque).isEmpty)
+
+        let info = try await ClipInfo.probe(sticker)
+        let reader = try ClipFrameReader(clip: sticker, info: info, piece: ClipPiece(), width: info.width, height: info.height)
+        let first = try #require(try await reader.next())
+        reader.close()
+        let clear = (0..<(first.width * first.height)).filter { first.pixels[$0 * 4 + 3] < 8 }
+        #expect(clear.count > first.width * first.height / 4, "the sticker's background comes back transparent")
+    }
+
     @Test("ffprobe's JSON gives size and frame rate; a file without a video stream is unreadable")
     func probeParsing() throws {
         let json = #"{"streams":[{"width":640,"height":480,"avg_frame_rate":"30000/1001","r_frame_rate":"30000/1001","duration":"2.5"}],"format":{"duration":"2.6"}}"#
