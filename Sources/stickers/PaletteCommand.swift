@@ -59,7 +59,7 @@ struct PaletteCommand: AsyncParsableCommand {
             throw fail("\(image) is a folder, not an image file", ExitStatus.ioError)
         }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        do { data = try InputBytes.read(image) } catch {
             throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
         let scheme: PhotoColorScheme

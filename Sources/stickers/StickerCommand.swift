@@ -83,7 +83,7 @@ struct StickerCommand: AsyncParsableCommand {
             return try await runClip(output: output)
         }
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: image)) } catch {
+        do { data = try InputBytes.read(image) } catch {
             throw fail("cannot read \(image): \(ErrorReason.of(error))", ExitStatus.ioError)
         }
         // The model loads (~25 ms: parse, prepare weights) while the photo decodes; the decode's

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TestSupport
 import ZIPFoundation
 
 /// The CLI's stable contract (README: exit statuses; `ExitStatus`): exit statuses 0/64/65/69/74/130, the `--json` shapes,
@@ -88,6 +89,18 @@ import ZIPFoundation
         let missing = try await Stickers.run(["palette", folder.appending(path: "gone.jpg").path])
         #expect(missing.status == 74, "\(missing)")
         #expect(missing.stderr.contains("no such file"))
+    }
+
+    @Test("A photo read through a pipe gives its palette; /dev/null is refused as empty (65), not as a permission")
+    func pipesAndDevicesAreRead() async throws {
+        let empty = try await Stickers.run(["palette", "/dev/null"])
+        #expect(empty.status == 65, "\(empty)")
+        #expect(empty.stderr.contains("empty"), "\(empty.stderr)")
+        // bash's process substitution: a pipe named /dev/fd/N.
+        let piped = try await ClipTools.runToEnd(["bash", "-c", "exec \"$0\" palette <(cat \"$1\") -n 3 --format json",
+                                                  Stickers.executable.path, Stickers.sample("ladybird.jpg")])
+        #expect(piped.status == 0, "\(piped)")
+        #expect(piped.output.contains("\"hex\""), "\(piped.output)")
     }
 
     @Test("make -o naming a photo or clip format, or an input itself, is refused (64) before any work; the input is untouched")
