@@ -28,14 +28,19 @@ extension StickerCommand {
         default: first = .choice(.main)
         }
         let maskFolder = mask.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        // A folder made here goes again if the sticker fails (one the user had stays).
-        let madeMaskFolder = maskFolder.map { !FileManager.default.fileExists(atPath: $0.path) } ?? false
+        // The folders made here go again if the sticker fails (those the user had stay).
+        var madeFolders: [URL] = []
+        var folder = maskFolder
+        while let missing = folder, !FileManager.default.fileExists(atPath: missing.path), missing.path != "/" {
+            madeFolders.append(missing)
+            folder = missing.deletingLastPathComponent()
+        }
         if let maskFolder {
             do { try FileManager.default.createDirectory(at: maskFolder, withIntermediateDirectories: true) } catch {
                 throw fail("cannot write \(maskFolder.path): \(ErrorReason.of(error))", ExitStatus.ioError)
             }
         }
-        let written = MaskFiles(folder: maskFolder, removesFolder: madeMaskFolder)
+        let written = MaskFiles(folder: maskFolder, madeFolders: madeFolders)
         let maker = ClipStickerMaker(predictor: predictor, style: style.style)
         let clip = URL(fileURLWithPath: image)
         let piece = ClipPiece(start: start ?? 0, duration: duration ?? 3)
@@ -120,16 +125,17 @@ final class ClipOutcome {
 }
 
 /// `--mask DIR` for a clip: each used frame's alpha as DIR/NNNN.png, written atomically; all of
-/// them removed again when the sticker fails (nothing half-done is left), and DIR too when this
-/// run made it.
+/// them removed again when the sticker fails (nothing half-done is left), and DIR and its parents
+/// too where this run made them.
 actor MaskFiles {
     let folder: URL?
-    let removesFolder: Bool
+    /// The folders this run made, innermost first.
+    let madeFolders: [URL]
     private var names: [URL] = []
 
-    init(folder: URL?, removesFolder: Bool) {
+    init(folder: URL?, madeFolders: [URL]) {
         self.folder = folder
-        self.removesFolder = removesFolder
+        self.madeFolders = madeFolders
     }
 
     func write(_ alpha: Mask, index: Int) throws {
@@ -143,7 +149,7 @@ actor MaskFiles {
     func removeAll() {
         for url in names { try? FileManager.default.removeItem(at: url) }
         names.removeAll()
-        // rmdir(2): only if it is empty (nothing of anyone else's is removed).
-        if removesFolder, let folder { rmdir(folder.path) }
+        // rmdir(2): only while empty (nothing of anyone else's is removed).
+        for made in madeFolders where rmdir(made.path) != 0 { break }
     }
 }

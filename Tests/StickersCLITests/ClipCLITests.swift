@@ -210,11 +210,11 @@ struct ClipCLITests {
         try #require(try await Self.run([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=0x5080b0:s=320x240:r=10:d=1",
                                    "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path]) == 0)
         let out = folder.appending(path: "s.webm")
-        let run = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", folder.appending(path: "m").path],
+        let run = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", folder.appending(path: "deep/m").path],
                                          environment: ["STICKERS_MODEL": model])
         #expect(run.status == 65, "\(run)")
         #expect(run.stderr.contains("no clear subject"))
-        // Not even the mask folder this run made.
+        // Not even the mask folders this run made.
         #expect(contents(of: folder) == ["plain.mp4"])
     }
 

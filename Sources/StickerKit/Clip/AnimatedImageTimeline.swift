@@ -9,22 +9,27 @@ import Raster
 /// the file ends where its structure says (ffmpeg decodes a GIF cut short to its last whole image
 /// without a word, and an APNG's with one only at error level and exit status 0).
 public struct AnimatedImageTimeline: Sendable, Hashable {
-    /// Each frame's display time in milliseconds, in order.
-    public var frameMilliseconds: [Int]
+    /// Each frame's display time in seconds, in order, exact as the file gives it (an APNG's
+    /// 1/30 is not rounded: whole milliseconds would drift a frame off ffmpeg's clock in a second).
+    public var frameSeconds: [Double]
 
-    public init(frameMilliseconds: [Int]) {
-        self.frameMilliseconds = frameMilliseconds
+    public init(frameSeconds: [Double]) {
+        self.frameSeconds = frameSeconds
     }
 
-    /// Milliseconds from the start to each frame's start.
-    public var frameStarts: [Int] {
-        var starts: [Int] = [], time = 0
-        starts.reserveCapacity(frameMilliseconds.count)
-        for milliseconds in frameMilliseconds {
-            starts.append(time)
-            time += milliseconds
-        }
+    /// Seconds from the start to each frame's start, and to the last one's end.
+    public var frameStarts: [Double] {
+        var starts: [Double] = [0]
+        starts.reserveCapacity(frameSeconds.count + 1)
+        for seconds in frameSeconds { starts.append(starts[starts.count - 1] + seconds) }
         return starts
+    }
+
+    /// Each frame's display time in whole milliseconds, rounded on the running clock (their sum
+    /// stays on the file's).
+    public var frameMilliseconds: [Int] {
+        let starts = frameStarts.map { Int(($0 * 1000).rounded()) }
+        return zip(starts, starts.dropFirst()).map { $1 - $0 }
     }
 
     /// The timeline of the GIF or APNG at `url`, nil for any other file (a video: its container
@@ -48,7 +53,13 @@ public struct AnimatedImageTimeline: Sendable, Hashable {
 
     /// A GIF delay of 0 or 1 hundredths plays as 10 in browsers and in ffmpeg's demuxer (its
     /// `min_delay` 2, `default_delay` 10): old GIFs meant "as fast as you can" by it.
-    static func gifMilliseconds(hundredths: Int) -> Int { hundredths < 2 ? 100 : hundredths * 10 }
+    static func gifSeconds(hundredths: Int) -> Double { Double(hundredths < 2 ? 10 : hundredths) / 100 }
+
+    /// An APNG delay as ffmpeg's demuxer plays it (and so cuts a piece by it): a numerator of 0 at
+    /// its `default_fps` (15), a denominator of 0 as hundredths (APNG § 4.2), anything else as it is.
+    static func apngSeconds(numerator: Int, denominator: Int) -> Double {
+        numerator == 0 ? 1.0 / 15 : Double(numerator) / Double(denominator == 0 ? 100 : denominator)
+    }
 
     /// Walks a GIF's blocks (GIF89a §§ 17-27): a Graphic Control Extension's delay belongs to the
     /// image after it. Bytes after the trailer, or a stray byte where a block should start once an
@@ -56,7 +67,7 @@ public struct AnimatedImageTimeline: Sendable, Hashable {
     /// file cut short.
     static func gif(_ data: Data) throws(ClipError) -> AnimatedImageTimeline {
         let bytes = ByteCursor(data)
-        var frames: [Int] = []
+        var frames: [Double] = []
         func cutShort() -> ClipError {
             .unreadable(frames.isEmpty ? "the GIF is cut short before its first image"
                                        : "the GIF is cut short inside its image \(frames.count + 1) (the file ends early)")
@@ -75,7 +86,12 @@ public struct AnimatedImageTimeline: Sendable, Hashable {
         }
         var delay: Int?
         while true {
-            guard offset < bytes.count else { throw cutShort() }
+            // Bytes that end where a block would start, after an image: a GIF without its
+            // trailer, which ffmpeg, Pillow and browsers play whole.
+            guard offset < bytes.count else {
+                if offset == bytes.count, !frames.isEmpty { return AnimatedImageTimeline(frameSeconds: frames) }
+                throw cutShort()
+            }
             switch bytes[offset] {
             case 0x21:  // an extension: a label, then sub-blocks
                 guard offset + 2 < bytes.count else { throw cutShort() }
@@ -89,28 +105,29 @@ public struct AnimatedImageTimeline: Sendable, Hashable {
                 let flags = bytes[offset + 9]
                 offset += 10 + (flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0) + 1
                 guard skipSubBlocks() else { throw cutShort() }
-                frames.append(gifMilliseconds(hundredths: delay ?? 0))
+                frames.append(gifSeconds(hundredths: delay ?? 0))
                 delay = nil
             case 0x3B:  // the trailer
                 guard !frames.isEmpty else { throw .unreadable("the GIF has no image") }
-                return AnimatedImageTimeline(frameMilliseconds: frames)
+                return AnimatedImageTimeline(frameSeconds: frames)
             default:
                 guard !frames.isEmpty else { throw .unreadable("the GIF's blocks are corrupt before its first image") }
-                return AnimatedImageTimeline(frameMilliseconds: frames)
+                return AnimatedImageTimeline(frameSeconds: frames)
             }
         }
     }
 
-    /// Walks an APNG's chunks to `IEND`: each `fcTL` starts a frame (APNG § 4.2), its delay
-    /// `delay_num / delay_den` seconds (a denominator of 0 means 100). A chunk running past the
-    /// file's end, or no `IEND`, is a file cut short.
+    /// Walks an APNG's chunks to `IEND`: each `fcTL` starts a frame (APNG § 4.2). A chunk running
+    /// past the file's end is a file cut short; bytes that end between chunks, after a frame, are
+    /// an APNG without its `IEND`, which ffmpeg and Pillow play whole.
     static func apng(_ data: Data) throws(ClipError) -> AnimatedImageTimeline {
         let bytes = ByteCursor(data)
-        var frames: [Int] = []
+        var frames: [Double] = []
         var offset = 8
         while true {
+            if offset == bytes.count, !frames.isEmpty { return AnimatedImageTimeline(frameSeconds: frames) }
             guard offset + 12 <= bytes.count else {
-                throw .unreadable("the animated PNG is cut short after \(frames.count) frames (no IEND chunk: the file ends early)")
+                throw .unreadable("the animated PNG is cut short after \(frames.count) frames (the file ends inside a chunk)")
             }
             let length = bytes.bigEndian32(at: offset)
             let type = bytes.slice(at: offset + 4, count: 4)
@@ -119,14 +136,12 @@ public struct AnimatedImageTimeline: Sendable, Hashable {
             }
             if type.elementsEqual("fcTL".utf8), length >= 26 {
                 let numerator = Int(bytes[offset + 8 + 20]) << 8 | Int(bytes[offset + 8 + 21])
-                var denominator = Int(bytes[offset + 8 + 22]) << 8 | Int(bytes[offset + 8 + 23])
-                if denominator == 0 { denominator = 100 }
-                let milliseconds = (numerator * 1000 + denominator / 2) / denominator
-                frames.append(milliseconds < 10 ? 100 : milliseconds)
+                let denominator = Int(bytes[offset + 8 + 22]) << 8 | Int(bytes[offset + 8 + 23])
+                frames.append(apngSeconds(numerator: numerator, denominator: denominator))
             }
             if type.elementsEqual("IEND".utf8) {
                 guard !frames.isEmpty else { throw .unreadable("the animated PNG has no frame") }
-                return AnimatedImageTimeline(frameMilliseconds: frames)
+                return AnimatedImageTimeline(frameSeconds: frames)
             }
             offset += 12 + length
         }

@@ -143,10 +143,11 @@ public enum AnimatedStickerFitter {
             ProcessOwnedName.removeLeftovers(in: scratch, prefix: "stickers-fit-")
             let file = scratch.appending(path: ProcessOwnedName.make("stickers-fit-"))
             defer { try? FileManager.default.removeItem(at: file) }
+            // A constant rate: each frame repeated over the ticks it covers (a GIF's shortest frame keeps one).
+            let rate = FrameDurations.constantRate(for: milliseconds, average: fps, maximum: 30)
             let encoder = try WebMEncoder(output: file, width: width - width % 2, height: height - height % 2,
-                                          framesPerSecond: fps, crf: crf)
-            // A constant rate: each frame repeated over the ticks it covers.
-            for (frame, repeats) in zip(frames, FrameDurations.repeats(milliseconds, framesPerSecond: fps)) where repeats > 0 {
+                                          framesPerSecond: rate, crf: crf)
+            for (frame, repeats) in zip(frames, FrameDurations.repeats(milliseconds, framesPerSecond: rate)) where repeats > 0 {
                 let even = frame.width % 2 == 0 && frame.height % 2 == 0 ? frame
                     : frame.resized(width: width - width % 2, height: height - height % 2, filter: .area)
                 for _ in 0..<repeats { try await encoder.add(even) }

@@ -20,7 +20,7 @@ public struct ClipInfo: Sendable, Hashable {
     public static func probe(_ clip: URL) async throws(ClipError) -> ClipInfo {
         let ffprobe = try ExternalTool.find("ffprobe")
         let result = try await ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                            "stream=width,height,avg_frame_rate,r_frame_rate,duration:stream_side_data=rotation:stream_tags=rotate:format=duration",
+                                            "stream=width,height,avg_frame_rate,r_frame_rate,duration:stream_side_data=rotation:stream_tags=rotate,DURATION:format=duration",
                                             "-of", "json"] + ClipDetection.inputFormatArguments(clip) + [clip.path])
         guard result.status == 0 else {
             throw .unreadable(result.errors.isEmpty ? "ffprobe exit status \(result.status)" : result.errors)
@@ -35,7 +35,7 @@ public struct ClipInfo: Sendable, Hashable {
                 struct SideData: Decodable { var rotation: Double? }
                 var width: Int?, height: Int?
                 var avg_frame_rate: String?, r_frame_rate: String?, duration: String?
-                struct Tags: Decodable { var rotate: String? }
+                struct Tags: Decodable { var rotate: String?, DURATION: String? }
                 var side_data_list: [SideData]?
                 var tags: Tags?
             }
@@ -60,8 +60,19 @@ public struct ClipInfo: Sendable, Hashable {
             return value.isFinite && value > 0 && value <= 1000 ? value : nil
         }
         let fps = rate(stream.avg_frame_rate) ?? rate(stream.r_frame_rate) ?? 25
-        let duration = Double(stream.duration ?? "") ?? Double(output.format?.duration ?? "")
+        // The video's own length: the stream's, or Matroska's per-track tag (`00:00:03.040000000`);
+        // the container's only without either (it may be the longer audio's).
+        let duration = Double(stream.duration ?? "") ?? stream.tags?.DURATION.flatMap(Self.clockSeconds) ?? Double(output.format?.duration ?? "")
         return ClipInfo(width: width, height: height, framesPerSecond: fps, duration: duration.flatMap { $0 > 0 ? $0 : nil })
+    }
+}
+
+extension ClipInfo {
+    /// `HH:MM:SS.fraction` in seconds.
+    static func clockSeconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]), let sec = Double(parts[2]) else { return nil }
+        return h * 3600 + m * 60 + sec
     }
 }
 
@@ -89,10 +100,9 @@ public struct ClipPiece: Sendable, Hashable {
     }
 
     /// The 0-based index of the piece's first frame in a clip whose frames start at `frameStarts`
-    /// (milliseconds: a GIF's or APNG's own timeline): the first that starts at or after `start`.
-    public func firstFrameIndex(frameStarts: [Int]) -> Int {
-        let seek = Int((seekSeconds * 1000).rounded())
-        return frameStarts.firstIndex { $0 >= seek } ?? frameStarts.count
+    /// (seconds: a GIF's or APNG's own timeline): the first that starts at or after `start`.
+    public func firstFrameIndex<Starts: Collection<Double>>(frameStarts: Starts) -> Int {
+        (frameStarts.firstIndex { $0 >= seekSeconds - 1e-6 }).map { frameStarts.distance(from: frameStarts.startIndex, to: $0) } ?? frameStarts.count
     }
 
     /// The 0-based index, in the whole clip, of the piece's first frame: the first that starts at

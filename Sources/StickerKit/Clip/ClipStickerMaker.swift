@@ -119,21 +119,26 @@ public struct ClipStickerMaker: Sendable {
         }
         let (frameWidth, frameHeight) = ClipFrameReader.fittedSize(width: info.width, height: info.height, maximumSide: workingSide)
         reader.expectFrames(width: frameWidth, height: frameHeight)
-        let expectedFrames = piece.expectedFrameCount(info: info)
+        // A GIF or APNG cut short is told by its structure; a video by the frames its container promises.
+        let expectedFrames = timeline == nil ? piece.expectedFrameCount(info: info) : nil
         reader.expectedFrameCount = expectedFrames
         let step = Self.frameStep(sourceFramesPerSecond: info.framesPerSecond, maximum: maximumFramesPerSecond)
         let fps = info.framesPerSecond / Double(step)
-        let frameStarts = timeline?.frameStarts
-        let firstIndex = frameStarts.map { piece.firstFrameIndex(frameStarts: $0) } ?? piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+        // The GIF's or APNG's own clock, while ffmpeg delivers the frames it lists (checked after
+        // the first pass: a frame ffmpeg drops as invalid would shift every time and mask name).
+        var frameStarts = timeline?.frameStarts
+        let pieceEnd = piece.seekSeconds + piece.duration
+        var firstIndex = frameStarts.map { piece.firstFrameIndex(frameStarts: $0.dropLast()) }
+            ?? piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
         /// How long the `k`th frame used shows: the source frames it stands for (`step` of them),
-        /// by the GIF's or APNG's own delays, to the piece's end at most; nil: even at the rate.
+        /// by the GIF's or APNG's own delays, to the piece's end at most, rounded on the running
+        /// clock; nil: even at the rate.
         func milliseconds(ofUsed k: Int) -> Int? {
-            guard let timeline, let frameStarts else { return nil }
-            let first = firstIndex + k * step, delays = timeline.frameMilliseconds
-            guard first < delays.count else { return nil }
-            let last = min(first + step, delays.count) - 1
-            let pieceEnd = Int(((piece.seekSeconds + piece.duration) * 1000).rounded())
-            return max(1, min(frameStarts[last] + delays[last], pieceEnd) - frameStarts[first])
+            guard let starts = frameStarts else { return nil }
+            let first = firstIndex + k * step
+            guard first < starts.count - 1 else { return nil }
+            let end = min(starts[min(first + step, starts.count - 1)], pieceEnd)
+            return max(1, Int((end * 1000).rounded()) - Int((starts[first] * 1000).rounded()))
         }
 
         // The first frame's subject scales the first frame's point too.
@@ -157,7 +162,10 @@ public struct ClipStickerMaker: Sendable {
                 if style.outlineWidth == nil, let box = tracker.firstCutOut?.mask.bounds {
                     style.outlineWidth = style.resolvedOutlineWidth(width: box.width, height: box.height)
                 }
-                sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps,
+                // WebM's constant rate: a GIF's shortest frame gets a tick of its own.
+                let webmRate = FrameDurations.constantRate(for: (0..<looks.count).compactMap(milliseconds(ofUsed:)),
+                                                           average: fps, maximum: 30)
+                sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
                                      styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
             }
             let styleNow = style, layout = sink!.layout
@@ -226,6 +234,12 @@ public struct ClipStickerMaker: Sendable {
                     continue
                 }
                 try await look(frame)
+            }
+            if let starts = frameStarts,
+               starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
+                // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
+                frameStarts = nil
+                firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
             }
             // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
             // runs beside the plate's building instead of before the first cut-out. It waits on
@@ -351,16 +365,21 @@ struct FrameSink {
     private var webm: WebMEncoder?
     private var elapsedMilliseconds = 0, frames = 0
 
-    init(format: AnimatedFormat?, output: URL?, canvas: CanvasFit, fps: Double, styledSize: (width: Int, height: Int)) throws {
+    /// The rate WebM's frames are written at (each repeated over the ticks it covers).
+    let webmFramesPerSecond: Double
+
+    init(format: AnimatedFormat?, output: URL?, canvas: CanvasFit, fps: Double, webmFramesPerSecond: Double? = nil,
+         styledSize: (width: Int, height: Int)) throws {
         layout = CanvasLayout(format: format, canvas: canvas, styledSize: styledSize)
         self.output = output
         self.fps = fps
+        self.webmFramesPerSecond = webmFramesPerSecond ?? fps
         switch format {
         case .webp: webp = AnimatedWebPWriter(width: layout.width, height: layout.height)
         case .apng: apng = AnimatedPNGWriter(width: layout.width, height: layout.height)
         case .webm(let bitrate):
             guard let output else { break }
-            webm = try WebMEncoder(output: output, width: layout.width, height: layout.height, framesPerSecond: fps, bitrate: bitrate)
+            webm = try WebMEncoder(output: output, width: layout.width, height: layout.height, framesPerSecond: self.webmFramesPerSecond, bitrate: bitrate)
         case nil: break
         }
     }
@@ -378,7 +397,7 @@ struct FrameSink {
         case .png(let png): try apng?.add(png: png, milliseconds: milliseconds)
         case .raw(let image):
             if let webm {
-                let repeats = FrameDurations.repeats([elapsedMilliseconds - milliseconds, milliseconds], framesPerSecond: fps)[1]
+                let repeats = FrameDurations.repeats([elapsedMilliseconds - milliseconds, milliseconds], framesPerSecond: webmFramesPerSecond)[1]
                 for _ in 0..<repeats { try await webm.add(image) }
             } else {
                 kept.append(image)

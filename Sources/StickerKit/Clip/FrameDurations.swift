@@ -25,4 +25,12 @@ public enum FrameDurations {
             return ticks(before: start + duration) - ticks(before: start)
         }
     }
+
+    /// The constant rate a WebM shows frames of these durations at: `average`, raised towards the
+    /// shortest frame's own rate so that it keeps a tick (a GIF's quick frames before a long pause
+    /// would otherwise be dropped), at most `maximum`. Even durations (a video's) keep `average`.
+    public static func constantRate(for milliseconds: [Int], average: Double, maximum: Double) -> Double {
+        guard let shortest = milliseconds.min(), let longest = milliseconds.max(), shortest > 0, longest - shortest > 2 else { return average }
+        return min(maximum, max(average, 1000 / Double(shortest)))
+    }
 }

@@ -38,15 +38,23 @@ struct AnimatedImageTimelineTests {
     func gifDelays() throws {
         let timeline = try #require(try AnimatedImageTimeline.read(Self.gif(delays: [10, 50, 0, 1, 7])))
         #expect(timeline.frameMilliseconds == [100, 500, 100, 100, 70])
-        #expect(timeline.frameStarts == [0, 100, 600, 700, 800])
+        #expect(timeline.frameStarts.map { Int(($0 * 1000).rounded()) } == [0, 100, 600, 700, 800, 870])
     }
 
-    @Test("A GIF cut short anywhere inside its blocks is unreadable, named by the image it ends in")
+    @Test("A GIF cut short inside a block is unreadable, named by the image it ends in; one ending between blocks plays what it holds")
     func gifCutShort() throws {
         let whole = Self.gif(delays: [10, 10, 10])
+        // Header and colour table 19 bytes, then per frame a control extension (8) and an image (15).
         for length in 13..<whole.count {
-            #expect(throws: ClipError.self, "cut at \(length) of \(whole.count)") {
-                _ = try AnimatedImageTimeline.read(whole.prefix(length))
+            let ends: [Int] = (1...3).flatMap { (k: Int) -> [Int] in [19 + 23 * k, 19 + 23 * k + 8] }
+            let between: Int? = ends.firstIndex(of: length).map { $0 / 2 + 1 }
+            if let frames = between {
+                // No trailer, but every block whole: what ffmpeg, Pillow and browsers play.
+                #expect(try AnimatedImageTimeline.read(whole.prefix(length))?.frameSeconds.count == frames, "cut at \(length)")
+            } else {
+                #expect(throws: ClipError.self, "cut at \(length) of \(whole.count)") {
+                    _ = try AnimatedImageTimeline.read(whole.prefix(length))
+                }
             }
         }
         #expect(throws: ClipError.unreadable("the GIF is cut short inside its image 3 (the file ends early)")) {
@@ -56,17 +64,22 @@ struct AnimatedImageTimelineTests {
         #expect(try AnimatedImageTimeline.read(whole + Data([0, 0, 0]))?.frameMilliseconds.count == 3)
     }
 
-    @Test("An APNG's frames keep their fcTL delays; a denominator of 0 means hundredths")
+    @Test("An APNG's frames keep their fcTL delays as ffmpeg plays them: a denominator of 0 means hundredths, a numerator of 0 a 15th")
     func apngDelays() throws {
-        let timeline = try #require(try AnimatedImageTimeline.read(Self.apng(delays: [(1, 30), (40, 0), (1, 2), (0, 100)])))
-        #expect(timeline.frameMilliseconds == [33, 400, 500, 100])
+        let timeline = try #require(try AnimatedImageTimeline.read(Self.apng(delays: [(1, 30), (40, 0), (1, 2), (0, 100), (1, 200)])))
+        #expect(timeline.frameMilliseconds == [33, 400, 500, 67, 5])
+        // Exact thirtieths: frame 15 of a 30 fps APNG starts at 0.5 s, not at 15 × 33 ms.
+        let thirty = try #require(try AnimatedImageTimeline.read(Self.apng(delays: Array(repeating: (1, 30), count: 20))))
+        #expect(ClipPiece(start: 0.497).firstFrameIndex(frameStarts: thirty.frameStarts.dropLast()) == 15)
     }
 
     @Test("An APNG cut short, inside a chunk or before IEND, is unreadable")
     func apngCutShort() throws {
         let whole = Self.apng(delays: [(1, 10), (1, 10)])
         #expect(try AnimatedImageTimeline.read(whole)?.frameMilliseconds == [100, 100])
-        for length in [60, whole.count - 20, whole.count - 12, whole.count - 1] {
+        // Without only its IEND it plays whole, as ffmpeg and Pillow play it.
+        #expect(try AnimatedImageTimeline.read(whole.prefix(whole.count - 12))?.frameSeconds.count == 2)
+        for length in [60, whole.count - 20, whole.count - 13, whole.count - 1] {
             #expect(throws: ClipError.self, "cut at \(length) of \(whole.count)") {
                 _ = try AnimatedImageTimeline.read(whole.prefix(length))
             }
