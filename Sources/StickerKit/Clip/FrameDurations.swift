@@ -29,8 +29,11 @@ public enum FrameDurations {
     /// The constant rate a WebM shows frames of these durations at: `average`, raised towards the
     /// shortest frame's own rate so that it keeps a tick (a GIF's quick frames before a long pause
     /// would otherwise be dropped), at most `maximum`. Even durations (a video's) keep `average`.
+    /// A raised rate is one of 5, 10, … 30 frames a second: a tick then divides a piece of whole
+    /// fifths of a second, so the ticks never run past its end (Telegram's 3 s).
     public static func constantRate(for milliseconds: [Int], average: Double, maximum: Double) -> Double {
         guard let shortest = milliseconds.min(), let longest = milliseconds.max(), shortest > 0, longest - shortest > 2 else { return average }
-        return min(maximum, max(average, 1000 / Double(shortest)))
+        let wanted = max(average, 1000 / Double(shortest))
+        return min(maximum, [5.0, 10, 15, 20, 25, 30].first { $0 >= wanted - 1e-9 } ?? maximum)
     }
 }

@@ -83,6 +83,9 @@ struct ClipStickerTests {
         #expect(FrameDurations.constantRate(for: FrameDurations.even(count: 9, framesPerSecond: 15), average: 15, maximum: 30) == 15)
         #expect(FrameDurations.constantRate(for: [100, 500, 50], average: 6.7, maximum: 30) == 20)
         #expect(FrameDurations.constantRate(for: [20, 20, 2400], average: 1.2, maximum: 30) == 30)
+        #expect(FrameDurations.constantRate(for: [70, 70, 300], average: 6.5, maximum: 30) == 15)
+        // Whole fifths of a second: 3 s of 70 ms frames at 15 fps take 45 ticks, exactly 3 s.
+        #expect(FrameDurations.repeats(Array(repeating: 70, count: 42) + [60], framesPerSecond: 15).reduce(0, +) == 45)
     }
 
     @Test("A GIF's own delays time its animated sticker in every format, not its average rate",
