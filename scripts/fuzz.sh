@@ -8,7 +8,8 @@
 # Targets: jpeg, png, webp (Raster's decoders, the libjpeg-turbo/libpng shims and the libwebp
 # binding), exif (our EXIF orientation parser), onnx (the ONNX/protobuf reader and graph planner),
 # multipart (the web app's form parser), apod (the APOD JSON decoding), palette (StickerKit's
-# palette readers: aco, ase, procreate swatches through ZIPFoundation, and the text formats).
+# palette readers: aco, ase, procreate swatches through ZIPFoundation, and the text formats),
+# animation (a GIF's block walk and an APNG's chunk walk that read a clip's timing and ends).
 #
 # Each target is compiled straight from the module's sources with `swiftc -sanitize=fuzzer,address`
 # (SwiftPM cannot build a libFuzzer binary: it has no main of its own). The seeds in
@@ -19,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/.build-fuzz
-targets=(jpeg png webp exif onnx multipart apod palette)
+targets=(jpeg png webp exif onnx multipart apod palette animation)
 
 if [ "${1:-}" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 if [ $# -ne 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
@@ -160,6 +161,11 @@ case $target in
         done
         extra+=(-I "$out/obj" "$(cpu_features_object)" -Xcc -fmodule-map-file="$out/obj/CCPUFeatures.modulemap")
         mapfile -t sources < <(find Sources/NeuralNet -name '*.swift' | sort)
+        ;;
+    animation)
+        raster_module
+        extra=("${raster_flags[@]}")
+        sources=(Sources/StickerKit/Clip/AnimatedImageTimeline.swift Sources/StickerKit/Clip/ClipDetection.swift)
         ;;
     multipart) sources=(Sources/StickerWeb/Server/MultipartForm.swift) ;;
     apod) sources=(Sources/SpacePhotos/SpacePhoto.swift Sources/SpacePhotos/SpacePhotoPage.swift
