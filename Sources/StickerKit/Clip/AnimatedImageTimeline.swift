@@ -35,6 +35,10 @@ public struct AnimatedImageTimeline: Sendable, Hashable {
     /// The timeline of the GIF or APNG at `url`, nil for any other file (a video: its container
     /// carries its timing). Throws `.unreadable` when the file ends inside its structure.
     public static func read(contentsOf url: URL) throws(ClipError) -> AnimatedImageTimeline? {
+        // A regular file only, as `ClipDetection` reads one: a FIFO would be read to its end here
+        // (waited on, and its bytes lost to ffmpeg).
+        var status = stat()
+        guard stat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         // Mapped, not read: only the blocks' headers are touched (a sub-block's length, a chunk's).
         guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return nil }
         return try read(data)

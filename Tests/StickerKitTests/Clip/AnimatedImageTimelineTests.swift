@@ -86,6 +86,15 @@ struct AnimatedImageTimelineTests {
         }
     }
 
+    @Test("A FIFO named like a GIF is not read for a timeline (its bytes are ffmpeg's)")
+    func fifoIsNotRead() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "timeline-\(UUID().uuidString).gif").path
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        // Opening it to read would wait for a writer that never comes.
+        #expect(try AnimatedImageTimeline.read(contentsOf: URL(fileURLWithPath: path)) == nil)
+    }
+
     @Test("A still PNG, a JPEG or a video has no timeline of its own")
     func othersHaveNone() throws {
         #expect(try AnimatedImageTimeline.read(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8))) == nil)
