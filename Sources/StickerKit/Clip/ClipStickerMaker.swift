@@ -191,9 +191,13 @@ public struct ClipStickerMaker: Sendable {
         var looks: [ClipSubjectTracker.Look] = []
         var samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
         var sampler: ClipSubjectTracker.FrameCutter?
-        func look(_ frame: Image) async throws {
+        func look(_ frame: Image, lanes: inout LookLanes) async throws {
             let seen: ClipSubjectTracker.Look
-            do { seen = try await tracker.look(frame) } catch {
+            do {
+                let index = looks.count
+                let raw = tracker.depth(ofLook: index) == nil ? nil : try await lanes.saliency(of: index)
+                seen = try await tracker.look(frame, seen: raw)
+            } catch let error as SubjectExtractionError {
                 // A look cut short by cancellation is the cancellation, not a failing model.
                 try Task.checkCancellation()
                 throw ClipError.cutOut(error)
@@ -206,48 +210,65 @@ public struct ClipStickerMaker: Sendable {
             // Progress: the looks are the first half of the frames' work, the cut-outs the second.
             progress?((looks.count + 1) / 2)
         }
+        // Frames handed to the lanes (`LookLanes`: the network's looks, several at once), not yet
+        // looked at by the tracker (in order: the subject is followed from look to look).
+        var waiting: [Image] = []
+        func hand(_ frame: Image, to lanes: inout LookLanes) async throws {
+            let index = looks.count + waiting.count
+            if let depth = tracker.depth(ofLook: index) { try await lanes.submit(frame, index: index, depth: depth) }
+            waiting.append(frame)
+        }
+        func lookWaiting(keeping: Int, lanes: inout LookLanes) async throws {
+            while waiting.count > keeping { try await look(waiting.removeFirst(), lanes: &lanes) }
+        }
         // The first half second is seen before its first frame is cut out (the subject is what
-        // moves apart from the background: `ClipSubjectTracker.start`); a few frames held at once.
+        // moves apart from the background: `ClipSubjectTracker.start`); a few frames held at once,
+        // their looks under way meanwhile.
         let lookAheadFrames = max(2, Int((0.5 * fps).rounded()) + 1)
         var lookAhead: [Image]? = []
-        func startTracking() async throws {
+        func startTracking(lanes: inout LookLanes) async throws {
             guard let frames = lookAhead, !frames.isEmpty else { return }
             lookAhead = nil
             do { try await tracker.start(frames) } catch {
                 try Task.checkCancellation()
                 throw ClipError.cutOut(error)
             }
-            for frame in frames { try await look(frame) }
+            try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
         }
 
         var again: ClipFrameReader?
         defer { again?.close() }
         do {
             var sourceFrame = 0
-            while let frame = try await reader.next() {
-                try Task.checkCancellation()
-                defer { sourceFrame += 1 }
-                guard sourceFrame % step == 0 else { continue }
-                if lookAhead != nil {
-                    lookAhead?.append(frame)
-                    if lookAhead?.count ?? 0 >= lookAheadFrames { try await startTracking() }
-                    continue
+            try await LookLanes.with(predictor: predictor, count: min(cores, 4)) { lanes in
+                while let frame = try await reader.next() {
+                    try Task.checkCancellation()
+                    defer { sourceFrame += 1 }
+                    guard sourceFrame % step == 0 else { continue }
+                    try await hand(frame, to: &lanes)
+                    if lookAhead != nil {
+                        lookAhead?.append(frame)
+                        if lookAhead?.count ?? 0 >= lookAheadFrames { try await startTracking(lanes: &lanes) }
+                        continue
+                    }
+                    // The lanes keep their looks ahead of the tracker.
+                    try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
                 }
-                try await look(frame)
+                if let starts = frameStarts,
+                   starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
+                    // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
+                    frameStarts = nil
+                    firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+                }
+                // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
+                // runs beside the plate's building instead of before the first cut-out. It waits on
+                // its pipe until then, a frame decoded.
+                again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
+                again?.expectFrames(width: frameWidth, height: frameHeight)
+                again?.expectedFrameCount = expectedFrames
+                try await startTracking(lanes: &lanes)
+                try await lookWaiting(keeping: 0, lanes: &lanes)
             }
-            if let starts = frameStarts,
-               starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
-                // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
-                frameStarts = nil
-                firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
-            }
-            // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
-            // runs beside the plate's building instead of before the first cut-out. It waits on
-            // its pipe until then, a frame decoded.
-            again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
-            again?.expectFrames(width: frameWidth, height: frameHeight)
-            again?.expectedFrameCount = expectedFrames
-            try await startTracking()
             try Task.checkCancellation()
             // Scenery the camera panned over is known only once the clip has been seen.
             do { try tracker.finish() } catch { throw ClipError.cutOut(error) }
