@@ -155,37 +155,6 @@ public struct ClipStickerMaker: Sendable {
         var used = 0
         var style = self.style
 
-        func deliver(_ cuts: [ClipSubjectTracker.FrameCutOut], progressed: (Int) -> Int) async throws {
-            guard !cuts.isEmpty else { return }
-            if sink == nil {
-                // One outline width for every frame (the first frame's subject's), so it stays steady.
-                if style.outlineWidth == nil, let box = tracker.firstCutOut?.mask.bounds {
-                    style.outlineWidth = style.resolvedOutlineWidth(width: box.width, height: box.height)
-                }
-                // WebM's constant rate: a GIF's shortest frame gets a tick of its own.
-                let webmRate = FrameDurations.constantRate(for: (0..<looks.count).compactMap(milliseconds(ofUsed:)),
-                                                           average: fps, maximum: 30)
-                sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
-                                     styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
-            }
-            let styleNow = style, layout = sink!.layout
-            // Style, fit and encode the frames of one batch in parallel; add them in order.
-            let encoded = try await concurrentMap(cuts, limit: cores) { cut in
-                try layout.prepare(styleNow.apply(to: cut.image))
-            }
-            for (cut, frame) in zip(cuts, encoded) {
-                try await sink!.add(frame, milliseconds: milliseconds(ofUsed: cut.index))
-                if let masks {
-                    let sourceIndex = firstIndex + cut.index * step
-                    let alpha = cut.alpha.width == info.width && cut.alpha.height == info.height
-                        ? cut.alpha : cut.alpha.resized(width: info.width, height: info.height)
-                    try await masks(sourceIndex, alpha)
-                }
-                used += 1
-                progress?(progressed(used))
-            }
-        }
-
         // First pass: the network's looks, the subject followed (sequential), a few frames kept
         // for the background plate. What a frame keeps for the second pass is a few dozen kB.
         var looks: [ClipSubjectTracker.Look] = []
@@ -280,24 +249,54 @@ public struct ClipStickerMaker: Sendable {
             sampler = nil
             let cutter = tracker.cutter(plate: plate)
             let total = looks.count, firstHalf = (total + 1) / 2
-            var pending: [(frame: Image, look: ClipSubjectTracker.Look)] = []
-            func flush() async throws {
-                let cuts = await concurrentMap(pending, limit: cores) { await cutter.cut($0.frame, look: $0.look) }
-                pending.removeAll()
-                try await deliver(cuts) { firstHalf + $0 / 2 }
+            if total > 0 {
+                // One outline width for every frame (the first frame's subject's), so it stays steady.
+                if style.outlineWidth == nil, let box = tracker.firstCutOut?.mask.bounds {
+                    style.outlineWidth = style.resolvedOutlineWidth(width: box.width, height: box.height)
+                }
+                // WebM's constant rate: a GIF's shortest frame gets a tick of its own.
+                let webmRate = FrameDurations.constantRate(for: (0..<total).compactMap(milliseconds(ofUsed:)),
+                                                           average: fps, maximum: 30)
+                sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
+                                     styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
             }
-            sourceFrame = 0
-            while pending.count + used < total, let frame = try await again!.next() {
+            let styleNow = style, layout = sink?.layout, wantsMasks = masks != nil
+            let clipWidth = info.width, clipHeight = info.height
+            // Each frame cut out along its look, styled and fitted to the canvas (encoded as far as
+            // can be done out of order) in a child task, a few frames a core under way at once;
+            // added to the sticker, its mask handed on, in order. No batches: a core never waits
+            // for a batch's slowest frame.
+            try await withThrowingTaskGroup(of: (index: Int, frame: CanvasLayout.Prepared, alpha: Mask?).self) { group in
+                var handed = 0
+                var done: [Int: (frame: CanvasLayout.Prepared, alpha: Mask?)] = [:]
+                func receive() async throws {
+                    guard let made = try await group.next() else { return }
+                    done[made.index] = (made.frame, made.alpha)
+                    while let next = done.removeValue(forKey: used) {
+                        try await sink!.add(next.frame, milliseconds: milliseconds(ofUsed: used))
+                        if let masks, let alpha = next.alpha { try await masks(firstIndex + used * step, alpha) }
+                        used += 1
+                        progress?(firstHalf + used / 2)
+                    }
+                }
+                sourceFrame = 0
+                while handed < total, let layout, let frame = try await again!.next() {
+                    try Task.checkCancellation()
+                    defer { sourceFrame += 1 }
+                    guard sourceFrame % step == 0 else { continue }
+                    let index = handed, look = looks[index]
+                    handed += 1
+                    group.addTask {
+                        let cut = await cutter.cut(frame, look: look)
+                        let alpha = !wantsMasks ? nil : cut.alpha.width == clipWidth && cut.alpha.height == clipHeight
+                            ? cut.alpha : cut.alpha.resized(width: clipWidth, height: clipHeight)
+                        return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha)
+                    }
+                    while handed - used >= 3 * cores { try await receive() }
+                }
                 try Task.checkCancellation()
-                defer { sourceFrame += 1 }
-                guard sourceFrame % step == 0 else { continue }
-                pending.append((frame, looks[pending.count + used]))
-                // A few frames a core at once: each batch ends in two waits for its slowest frame
-                // (the cut-outs, then the styled frames' encoding), paid per batch, not per frame.
-                if pending.count >= 4 * cores { try await flush() }
+                while used < handed { try await receive() }
             }
-            try Task.checkCancellation()
-            try await flush()
         } catch {
             // Every ffmpeg killed and awaited: none outlives the work (nor the process, on Ctrl-C).
             await sink?.stop()
