@@ -103,12 +103,15 @@ public struct ClipStickerMaker: Sendable {
         // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
         let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
         defer { reader.close() }
-        let info: ClipInfo, timeline: AnimatedImageTimeline?
+        let info: ClipInfo, timeline: AnimatedImageTimeline?, videoTimeline: AnimatedImageTimeline?
         do {
             // A GIF or APNG cut short is told by its own structure (ffmpeg decodes it to its last
-            // whole image without an error); its frames' own delays time the sticker.
+            // whole image without an error); its frames' own delays time the sticker. A video's
+            // frames, when their rate varies, are timed by their own presentation times.
             timeline = try AnimatedImageTimeline.read(contentsOf: clip)
-            info = try await ClipInfo.probe(clip)
+            async let probed = ClipInfo.probe(clip)
+            videoTimeline = timeline == nil ? await AnimatedImageTimeline.variableRate(of: clip) : nil
+            info = try await probed
         } catch {
             await reader.stop()
             throw error
@@ -124,14 +127,15 @@ public struct ClipStickerMaker: Sendable {
         reader.expectedFrameCount = expectedFrames
         let step = Self.frameStep(sourceFramesPerSecond: info.framesPerSecond, maximum: maximumFramesPerSecond)
         let fps = info.framesPerSecond / Double(step)
-        // The GIF's or APNG's own clock, while ffmpeg delivers the frames it lists (checked after
-        // the first pass: a frame ffmpeg drops as invalid would shift every time and mask name).
-        var frameStarts = timeline?.frameStarts
+        // The GIF's, APNG's or variable-rate video's own clock, while ffmpeg delivers the frames it
+        // lists (checked after the first pass: a frame ffmpeg drops as invalid would shift every
+        // time and mask name).
+        var frameStarts = (timeline ?? videoTimeline)?.frameStarts
         let pieceEnd = piece.seekSeconds + piece.duration
         var firstIndex = frameStarts.map { piece.firstFrameIndex(frameStarts: $0.dropLast()) }
             ?? piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
         /// How long the `k`th frame used shows: the source frames it stands for (`step` of them),
-        /// by the GIF's or APNG's own delays, to the piece's end at most, rounded on the running
+        /// by the file's own timing (GIF, APNG, a variable-rate video), to the piece's end at most, rounded on the running
         /// clock; nil: even at the rate.
         func milliseconds(ofUsed k: Int) -> Int? {
             guard let starts = frameStarts else { return nil }
