@@ -103,14 +103,16 @@ public struct ClipStickerMaker: Sendable {
         // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
         let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
         defer { reader.close() }
-        let info: ClipInfo, timeline: AnimatedImageTimeline?, videoTimeline: AnimatedImageTimeline?
+        let info: ClipInfo, timeline: AnimatedImageTimeline?, videoTimeline: AnimatedImageTimeline?, evenRate: Double?
         do {
             // A GIF or APNG cut short is told by its own structure (ffmpeg decodes it to its last
             // whole image without an error); its frames' own delays time the sticker. A video's
             // frames, when their rate varies, are timed by their own presentation times.
             timeline = try AnimatedImageTimeline.read(contentsOf: clip)
             async let probed = ClipInfo.probe(clip)
-            videoTimeline = timeline == nil ? await AnimatedImageTimeline.variableRate(of: clip) : nil
+            let timed = timeline == nil ? await AnimatedImageTimeline.variableRate(of: clip, until: piece.seekSeconds + piece.duration) : (timeline: nil, evenRate: nil)
+            videoTimeline = timed.timeline
+            evenRate = timed.evenRate
             info = try await probed
         } catch {
             await reader.stop()
@@ -125,8 +127,12 @@ public struct ClipStickerMaker: Sendable {
         // A GIF or APNG cut short is told by its structure; a video by the frames its container promises.
         let expectedFrames = timeline == nil ? piece.expectedFrameCount(info: info) : nil
         reader.expectedFrameCount = expectedFrames
-        let step = Self.frameStep(sourceFramesPerSecond: info.framesPerSecond, maximum: maximumFramesPerSecond)
-        let fps = info.framesPerSecond / Double(step)
+        // A variable-rate video's average rate from its own frames (containers disagree on it); an
+        // even one's too when the container's is off by more than 5 % (an edit list's cut frames).
+        let sourceRate = videoTimeline.map { Double($0.frameSeconds.count) / $0.frameSeconds.reduce(0, +) }
+            ?? evenRate.flatMap { abs($0 / info.framesPerSecond - 1) > 0.05 ? $0 : nil } ?? info.framesPerSecond
+        let step = Self.frameStep(sourceFramesPerSecond: sourceRate, maximum: maximumFramesPerSecond)
+        let fps = sourceRate / Double(step)
         // The GIF's, APNG's or variable-rate video's own clock, while ffmpeg delivers the frames it
         // lists (checked after the first pass: a frame ffmpeg drops as invalid would shift every
         // time and mask name).
@@ -296,11 +302,14 @@ public struct ClipStickerMaker: Sendable {
                             ? cut.alpha : cut.alpha.resized(width: clipWidth, height: clipHeight)
                         return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha)
                     }
-                    while handed - used >= 3 * cores { try await receive() }
+                    // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
+                    while handed - used >= 3 * min(cores, 4) { try await receive() }
                 }
                 try Task.checkCancellation()
                 while used < handed { try await receive() }
             }
+            // The second decode gave nothing (the first did): no sticker.
+            if used == 0 { throw ClipError.noFrames }
         } catch {
             // Every ffmpeg killed and awaited: none outlives the work (nor the process, on Ctrl-C).
             await sink?.stop()

@@ -84,7 +84,11 @@ struct LookLanes {
     /// The saliency of the `index`th frame handed out, once its lane has it; throws the network's
     /// error (`SubjectExtractionError`), or `CancellationError` when the task is cancelled.
     mutating func saliency(of index: Int) async throws -> Plane {
-        while arrived[index] == nil { try await receive() }
+        while arrived[index] == nil {
+            // A look never handed out would be waited for until cancelled.
+            precondition(outstanding.contains { $0 > 0 }, "the look at frame \(index) was never handed to a lane")
+            try await receive()
+        }
         return try arrived.removeValue(forKey: index)!.get()
     }
 

@@ -122,7 +122,7 @@ struct ClipStickerTests {
         }
     }
 
-    @Test("A video whose frame rate varies (a phone's) is timed by its frames' own times, from the frame its start names")
+    @Test("A video whose frame rate varies (a phone's) is timed by its frames' own times, from the frame its start names, an edit list's cut frames left out")
     func variableRateVideoIsTimedByItsFrames() async throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -147,6 +147,21 @@ struct ClipStickerTests {
         let durations = info.output.split(separator: "\n").filter { $0.contains("lossy") || $0.contains("lossless") }
             .compactMap { $0.split(separator: " ").dropFirst(6).first.flatMap { Int($0) } }
         #expect(durations == [200, 200] + Array(repeating: 50, count: 15), "\(info.output)")
+
+        // The same piece cut out by stream copy: an MP4 edit list, its cut packets still listed
+        // (flag D) but never decoded; the frames kept are timed as above, named from 0.
+        let cut = folder.appending(path: "cut.mp4")
+        let copied = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-ss", "0.5", "-i", clip.path,
+                                                   "-c", "copy", cut.path])
+        try #require(copied.status == 0, "\(copied.errors)")
+        let cutMasks = MaskLog()
+        _ = try await maker.make(clip: cut, piece: ClipPiece(start: 0, duration: 10), format: .webp(quality: 80),
+                                 output: output, masks: { index, alpha in await cutMasks.add(index, alpha) })
+        #expect(await cutMasks.indexes == Array(0..<17))
+        let cutInfo = try await ClipTools.runToEnd([try ClipTools.require("webpmux"), "-info", output.path])
+        let cutDurations = cutInfo.output.split(separator: "\n").filter { $0.contains("lossy") || $0.contains("lossless") }
+            .compactMap { $0.split(separator: " ").dropFirst(6).first.flatMap { Int($0) } }
+        #expect(cutDurations == [200, 200] + Array(repeating: 50, count: 15), "\(cutInfo.output)")
     }
 
     @Test("A video's frame times make a timeline only when they are uneven; B-frames' decoding order is sorted")
