@@ -101,6 +101,15 @@ public enum ClipTools {
         return url
     }
 
+    /// Each frame's duration (ms) in an animated WebP, as webpmux's table gives them (a row per
+    /// frame, its duration the 6th number).
+    public static func webpDurations(_ file: URL) async throws -> [Int] {
+        let info = try await runToEnd([try require("webpmux"), "-info", file.path])
+        try #require(info.status == 0, "webpmux -info: \(info.errors)")
+        return info.output.split(separator: "\n").filter { $0.contains("lossy") || $0.contains("lossless") }
+            .compactMap { $0.split(separator: " ").dropFirst(6).first.flatMap { Int($0) } }
+    }
+
     /// Pillow's view of an animated image: frame count, per-frame durations, size, loop.
     public static func pillowInfo(_ file: URL) async throws -> [String: Any] {
         let script = """

@@ -12,14 +12,18 @@ public struct AnimatedImageTimeline: Sendable, Hashable {
     /// Each frame's display time in seconds, in order, exact as the file gives it (an APNG's
     /// 1/30 is not rounded: whole milliseconds would drift a frame off ffmpeg's clock in a second).
     public var frameSeconds: [Double]
+    /// Seconds from the clip's start to the first frame's (a video's first frame may come later:
+    /// `variableRate(of:)`; a GIF's or APNG's starts it).
+    public var firstStart: Double
 
-    public init(frameSeconds: [Double]) {
+    public init(frameSeconds: [Double], firstStart: Double = 0) {
         self.frameSeconds = frameSeconds
+        self.firstStart = firstStart
     }
 
     /// Seconds from the start to each frame's start, and to the last one's end.
     public var frameStarts: [Double] {
-        var starts: [Double] = [0]
+        var starts: [Double] = [firstStart]
         starts.reserveCapacity(frameSeconds.count + 1)
         for seconds in frameSeconds { starts.append(starts[starts.count - 1] + seconds) }
         return starts

@@ -103,12 +103,17 @@ public struct ClipStickerMaker: Sendable {
         // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
         let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
         defer { reader.close() }
-        let info: ClipInfo, timeline: AnimatedImageTimeline?
+        let info: ClipInfo, timeline: AnimatedImageTimeline?, videoTimeline: AnimatedImageTimeline?, evenRate: Double?
         do {
             // A GIF or APNG cut short is told by its own structure (ffmpeg decodes it to its last
-            // whole image without an error); its frames' own delays time the sticker.
+            // whole image without an error); its frames' own delays time the sticker. A video's
+            // frames, when their rate varies, are timed by their own presentation times.
             timeline = try AnimatedImageTimeline.read(contentsOf: clip)
-            info = try await ClipInfo.probe(clip)
+            async let probed = ClipInfo.probe(clip)
+            let timed = timeline == nil ? await AnimatedImageTimeline.variableRate(of: clip, until: piece.seekSeconds + piece.duration) : (timeline: nil, evenRate: nil)
+            videoTimeline = timed.timeline
+            evenRate = timed.evenRate
+            info = try await probed
         } catch {
             await reader.stop()
             throw error
@@ -122,16 +127,21 @@ public struct ClipStickerMaker: Sendable {
         // A GIF or APNG cut short is told by its structure; a video by the frames its container promises.
         let expectedFrames = timeline == nil ? piece.expectedFrameCount(info: info) : nil
         reader.expectedFrameCount = expectedFrames
-        let step = Self.frameStep(sourceFramesPerSecond: info.framesPerSecond, maximum: maximumFramesPerSecond)
-        let fps = info.framesPerSecond / Double(step)
-        // The GIF's or APNG's own clock, while ffmpeg delivers the frames it lists (checked after
-        // the first pass: a frame ffmpeg drops as invalid would shift every time and mask name).
-        var frameStarts = timeline?.frameStarts
+        // A variable-rate video's average rate from its own frames (containers disagree on it); an
+        // even one's too when the container's is off by more than 5 % (an edit list's cut frames).
+        let sourceRate = videoTimeline.map { Double($0.frameSeconds.count) / $0.frameSeconds.reduce(0, +) }
+            ?? evenRate.flatMap { abs($0 / info.framesPerSecond - 1) > 0.05 ? $0 : nil } ?? info.framesPerSecond
+        let step = Self.frameStep(sourceFramesPerSecond: sourceRate, maximum: maximumFramesPerSecond)
+        let fps = sourceRate / Double(step)
+        // The GIF's, APNG's or variable-rate video's own clock, while ffmpeg delivers the frames it
+        // lists (checked after the first pass: a frame ffmpeg drops as invalid would shift every
+        // time and mask name).
+        var frameStarts = (timeline ?? videoTimeline)?.frameStarts
         let pieceEnd = piece.seekSeconds + piece.duration
         var firstIndex = frameStarts.map { piece.firstFrameIndex(frameStarts: $0.dropLast()) }
             ?? piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
         /// How long the `k`th frame used shows: the source frames it stands for (`step` of them),
-        /// by the GIF's or APNG's own delays, to the piece's end at most, rounded on the running
+        /// by the file's own timing (GIF, APNG, a variable-rate video), to the piece's end at most, rounded on the running
         /// clock; nil: even at the rate.
         func milliseconds(ofUsed k: Int) -> Int? {
             guard let starts = frameStarts else { return nil }
@@ -155,45 +165,18 @@ public struct ClipStickerMaker: Sendable {
         var used = 0
         var style = self.style
 
-        func deliver(_ cuts: [ClipSubjectTracker.FrameCutOut], progressed: (Int) -> Int) async throws {
-            guard !cuts.isEmpty else { return }
-            if sink == nil {
-                // One outline width for every frame (the first frame's subject's), so it stays steady.
-                if style.outlineWidth == nil, let box = tracker.firstCutOut?.mask.bounds {
-                    style.outlineWidth = style.resolvedOutlineWidth(width: box.width, height: box.height)
-                }
-                // WebM's constant rate: a GIF's shortest frame gets a tick of its own.
-                let webmRate = FrameDurations.constantRate(for: (0..<looks.count).compactMap(milliseconds(ofUsed:)),
-                                                           average: fps, maximum: 30)
-                sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
-                                     styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
-            }
-            let styleNow = style, layout = sink!.layout
-            // Style, fit and encode the frames of one batch in parallel; add them in order.
-            let encoded = try await concurrentMap(cuts, limit: cores) { cut in
-                try layout.prepare(styleNow.apply(to: cut.image))
-            }
-            for (cut, frame) in zip(cuts, encoded) {
-                try await sink!.add(frame, milliseconds: milliseconds(ofUsed: cut.index))
-                if let masks {
-                    let sourceIndex = firstIndex + cut.index * step
-                    let alpha = cut.alpha.width == info.width && cut.alpha.height == info.height
-                        ? cut.alpha : cut.alpha.resized(width: info.width, height: info.height)
-                    try await masks(sourceIndex, alpha)
-                }
-                used += 1
-                progress?(progressed(used))
-            }
-        }
-
         // First pass: the network's looks, the subject followed (sequential), a few frames kept
         // for the background plate. What a frame keeps for the second pass is a few dozen kB.
         var looks: [ClipSubjectTracker.Look] = []
         var samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
         var sampler: ClipSubjectTracker.FrameCutter?
-        func look(_ frame: Image) async throws {
+        func look(_ frame: Image, lanes: inout LookLanes) async throws {
             let seen: ClipSubjectTracker.Look
-            do { seen = try await tracker.look(frame) } catch {
+            do {
+                let index = looks.count
+                let raw = tracker.depth(ofLook: index) == nil ? nil : try await lanes.saliency(of: index)
+                seen = try await tracker.look(frame, seen: raw)
+            } catch let error as SubjectExtractionError {
                 // A look cut short by cancellation is the cancellation, not a failing model.
                 try Task.checkCancellation()
                 throw ClipError.cutOut(error)
@@ -206,48 +189,65 @@ public struct ClipStickerMaker: Sendable {
             // Progress: the looks are the first half of the frames' work, the cut-outs the second.
             progress?((looks.count + 1) / 2)
         }
+        // Frames handed to the lanes (`LookLanes`: the network's looks, several at once), not yet
+        // looked at by the tracker (in order: the subject is followed from look to look).
+        var waiting: [Image] = []
+        func hand(_ frame: Image, to lanes: inout LookLanes) async throws {
+            let index = looks.count + waiting.count
+            if let depth = tracker.depth(ofLook: index) { try await lanes.submit(frame, index: index, depth: depth) }
+            waiting.append(frame)
+        }
+        func lookWaiting(keeping: Int, lanes: inout LookLanes) async throws {
+            while waiting.count > keeping { try await look(waiting.removeFirst(), lanes: &lanes) }
+        }
         // The first half second is seen before its first frame is cut out (the subject is what
-        // moves apart from the background: `ClipSubjectTracker.start`); a few frames held at once.
+        // moves apart from the background: `ClipSubjectTracker.start`); a few frames held at once,
+        // their looks under way meanwhile.
         let lookAheadFrames = max(2, Int((0.5 * fps).rounded()) + 1)
         var lookAhead: [Image]? = []
-        func startTracking() async throws {
+        func startTracking(lanes: inout LookLanes) async throws {
             guard let frames = lookAhead, !frames.isEmpty else { return }
             lookAhead = nil
             do { try await tracker.start(frames) } catch {
                 try Task.checkCancellation()
                 throw ClipError.cutOut(error)
             }
-            for frame in frames { try await look(frame) }
+            try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
         }
 
         var again: ClipFrameReader?
         defer { again?.close() }
         do {
             var sourceFrame = 0
-            while let frame = try await reader.next() {
-                try Task.checkCancellation()
-                defer { sourceFrame += 1 }
-                guard sourceFrame % step == 0 else { continue }
-                if lookAhead != nil {
-                    lookAhead?.append(frame)
-                    if lookAhead?.count ?? 0 >= lookAheadFrames { try await startTracking() }
-                    continue
+            try await LookLanes.with(predictor: predictor, count: min(cores, 4)) { lanes in
+                while let frame = try await reader.next() {
+                    try Task.checkCancellation()
+                    defer { sourceFrame += 1 }
+                    guard sourceFrame % step == 0 else { continue }
+                    try await hand(frame, to: &lanes)
+                    if lookAhead != nil {
+                        lookAhead?.append(frame)
+                        if lookAhead?.count ?? 0 >= lookAheadFrames { try await startTracking(lanes: &lanes) }
+                        continue
+                    }
+                    // The lanes keep their looks ahead of the tracker.
+                    try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
                 }
-                try await look(frame)
+                if let starts = frameStarts,
+                   starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
+                    // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
+                    frameStarts = nil
+                    firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+                }
+                // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
+                // runs beside the plate's building instead of before the first cut-out. It waits on
+                // its pipe until then, a frame decoded.
+                again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
+                again?.expectFrames(width: frameWidth, height: frameHeight)
+                again?.expectedFrameCount = expectedFrames
+                try await startTracking(lanes: &lanes)
+                try await lookWaiting(keeping: 0, lanes: &lanes)
             }
-            if let starts = frameStarts,
-               starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
-                // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
-                frameStarts = nil
-                firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
-            }
-            // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
-            // runs beside the plate's building instead of before the first cut-out. It waits on
-            // its pipe until then, a frame decoded.
-            again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
-            again?.expectFrames(width: frameWidth, height: frameHeight)
-            again?.expectedFrameCount = expectedFrames
-            try await startTracking()
             try Task.checkCancellation()
             // Scenery the camera panned over is known only once the clip has been seen.
             do { try tracker.finish() } catch { throw ClipError.cutOut(error) }
@@ -259,24 +259,57 @@ public struct ClipStickerMaker: Sendable {
             sampler = nil
             let cutter = tracker.cutter(plate: plate)
             let total = looks.count, firstHalf = (total + 1) / 2
-            var pending: [(frame: Image, look: ClipSubjectTracker.Look)] = []
-            func flush() async throws {
-                let cuts = await concurrentMap(pending, limit: cores) { await cutter.cut($0.frame, look: $0.look) }
-                pending.removeAll()
-                try await deliver(cuts) { firstHalf + $0 / 2 }
+            if total > 0 {
+                // One outline width for every frame (the first frame's subject's), so it stays steady.
+                if style.outlineWidth == nil, let box = tracker.firstCutOut?.mask.bounds {
+                    style.outlineWidth = style.resolvedOutlineWidth(width: box.width, height: box.height)
+                }
+                // WebM's constant rate: a GIF's shortest frame gets a tick of its own.
+                let webmRate = FrameDurations.constantRate(for: (0..<total).compactMap(milliseconds(ofUsed:)),
+                                                           average: fps, maximum: 30)
+                sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
+                                     styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
             }
-            sourceFrame = 0
-            while pending.count + used < total, let frame = try await again!.next() {
+            let styleNow = style, layout = sink?.layout, wantsMasks = masks != nil
+            let clipWidth = info.width, clipHeight = info.height
+            // Each frame cut out along its look, styled and fitted to the canvas (encoded as far as
+            // can be done out of order) in a child task, a few frames a core under way at once;
+            // added to the sticker, its mask handed on, in order. No batches: a core never waits
+            // for a batch's slowest frame.
+            try await withThrowingTaskGroup(of: (index: Int, frame: CanvasLayout.Prepared, alpha: Mask?).self) { group in
+                var handed = 0
+                var done: [Int: (frame: CanvasLayout.Prepared, alpha: Mask?)] = [:]
+                func receive() async throws {
+                    guard let made = try await group.next() else { return }
+                    done[made.index] = (made.frame, made.alpha)
+                    while let next = done.removeValue(forKey: used) {
+                        try await sink!.add(next.frame, milliseconds: milliseconds(ofUsed: used))
+                        if let masks, let alpha = next.alpha { try await masks(firstIndex + used * step, alpha) }
+                        used += 1
+                        progress?(firstHalf + used / 2)
+                    }
+                }
+                sourceFrame = 0
+                while handed < total, let layout, let frame = try await again!.next() {
+                    try Task.checkCancellation()
+                    defer { sourceFrame += 1 }
+                    guard sourceFrame % step == 0 else { continue }
+                    let index = handed, look = looks[index]
+                    handed += 1
+                    group.addTask {
+                        let cut = await cutter.cut(frame, look: look)
+                        let alpha = !wantsMasks ? nil : cut.alpha.width == clipWidth && cut.alpha.height == clipHeight
+                            ? cut.alpha : cut.alpha.resized(width: clipWidth, height: clipHeight)
+                        return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha)
+                    }
+                    // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
+                    while handed - used >= 3 * min(cores, 4) { try await receive() }
+                }
                 try Task.checkCancellation()
-                defer { sourceFrame += 1 }
-                guard sourceFrame % step == 0 else { continue }
-                pending.append((frame, looks[pending.count + used]))
-                // A few frames a core at once: each batch ends in two waits for its slowest frame
-                // (the cut-outs, then the styled frames' encoding), paid per batch, not per frame.
-                if pending.count >= 4 * cores { try await flush() }
+                while used < handed { try await receive() }
             }
-            try Task.checkCancellation()
-            try await flush()
+            // The second decode gave nothing (the first did): no sticker.
+            if used == 0 { throw ClipError.noFrames }
         } catch {
             // Every ffmpeg killed and awaited: none outlives the work (nor the process, on Ctrl-C).
             await sink?.stop()

@@ -158,8 +158,25 @@ public final class ClipSubjectTracker {
         return SIMD2(offset.x, offset.y)
     }
 
+    /// How deeply the network looks at a frame.
+    public enum LookDepth: Sendable, Hashable {
+        /// The network's fused saliency.
+        case full
+        /// Its 80 px side output (a third of the work): where the subject is, not its edges.
+        case coarse
+    }
+
+    /// How deeply the network looks at the frame looked at `index`th (0-based): every
+    /// `keyframeInterval`-th fully; nil for the first, whose subject the photo pipeline decides.
+    public func depth(ofLook index: Int) -> LookDepth? {
+        guard index > 0 else { return nil }
+        return index % max(1, settings.keyframeInterval) == 0 ? .full : .coarse
+    }
+
     /// The next frame's look (first pass): where its subject is, and where its background is.
-    public func look(_ frame: Image) async throws(SubjectExtractionError) -> Look {
+    /// `seen`: the network's look at it, at `depth(ofLook:)` (`LookLanes` runs them ahead, in
+    /// parallel); nil: taken here, through the tracker's own session.
+    public func look(_ frame: Image, seen: Plane? = nil) async throws(SubjectExtractionError) -> Look {
         let index = count
         count += 1
         guard var previous = last else {
@@ -178,14 +195,18 @@ public final class ClipSubjectTracker {
             }
             return Look(index: index, saliency: Look.stored(saliency), offset: backgroundOffset)
         }
-        let session = self.session ?? extractor.predictor.makeSession()
-        self.session = session
-        let full = index % max(1, settings.keyframeInterval) == 0
         // The background's motion in this frame needs no look: followed while the network looks
         // (it ran alone on one core after the look), the check's own copy in a child task.
         let checkSoFar = motionCheck
         async let followed = Self.followingMotion(checkSoFar, in: frame)
-        let raw = full ? try await session.saliency(of: frame) : try await session.coarseSaliency(of: frame)
+        let raw: Plane
+        if let seen {
+            raw = seen
+        } else {
+            let session = self.session ?? extractor.predictor.makeSession()
+            self.session = session
+            raw = try await session.saliency(of: frame, depth: depth(ofLook: index) ?? .full)
+        }
         if previous.saliency.width != raw.width || previous.saliency.height != raw.height {
             // The first look may have been a closer one, pasted at another resolution.
             previous.saliency = previous.saliency.resized(width: raw.width, height: raw.height, filter: .area)
@@ -317,6 +338,16 @@ public final class ClipSubjectTracker {
             }
         }
         return out
+    }
+}
+
+extension SaliencySession {
+    /// The network's look at `image`, as deep as asked.
+    func saliency(of image: Image, depth: ClipSubjectTracker.LookDepth) async throws(SubjectExtractionError) -> Plane {
+        switch depth {
+        case .full: try await saliency(of: image)
+        case .coarse: try await coarseSaliency(of: image)
+        }
     }
 }
 

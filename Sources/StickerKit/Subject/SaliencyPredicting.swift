@@ -14,6 +14,10 @@ public protocol SaliencyPredicting: Sendable {
     /// upside-down one). A predictor may keep state between them: U²-Net-p keeps one inference
     /// session, whose recycled buffers make the second look as fast as a warm run.
     func makeSession() -> any SaliencySession
+
+    /// A session whose looks each run on at most `threads` tasks (a clip's looks run one a core,
+    /// several frames at once: `LookLanes`).
+    func makeSession(threads: Int) -> any SaliencySession
 }
 
 /// Successive looks at one photo, made and used by one task (not Sendable).
@@ -36,6 +40,9 @@ extension SaliencySession {
 extension SaliencyPredicting {
     /// By default each look is an independent call.
     public func makeSession() -> any SaliencySession { IndependentLooks(predictor: self) }
+
+    /// By default the predictor's own spread.
+    public func makeSession(threads: Int) -> any SaliencySession { makeSession() }
 }
 
 /// A session whose looks are independent calls of the predictor.

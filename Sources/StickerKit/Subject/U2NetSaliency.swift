@@ -52,6 +52,12 @@ public struct U2NetSaliency: SaliencyPredicting {
         U2NetLooks(predictor: self, session: InferenceSession(network: network, threads: threads))
     }
 
+    public func makeSession(threads: Int) -> any SaliencySession {
+        var predictor = self
+        predictor.threads = threads
+        return predictor.makeSession()
+    }
+
     /// The saliency of `image` from output `output` of the network (0: the fused saliency).
     func saliency(of image: Image, in session: InferenceSession, output: Int = 0) async throws(SubjectExtractionError) -> Plane {
         guard image.width > 0 && image.height > 0 else { throw .emptyImage }

@@ -111,15 +111,59 @@ struct ClipStickerTests {
                                                       "-show_entries", "stream=nb_read_frames,r_frame_rate", "-of", "csv=p=0", output.path])
             #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "10/1,14", "\(probe)")
         } else if ext == "webp" {
-            // webpmux's table: a row per frame, its duration the 6th number.
-            let info = try await ClipTools.runToEnd([try ClipTools.require("webpmux"), "-info", output.path])
-            let durations = info.output.split(separator: "\n").filter { $0.contains("lossy") || $0.contains("lossless") }
-                .compactMap { $0.split(separator: " ").dropFirst(6).first.flatMap { Int($0) } }
-            #expect(durations == [100, 900, 100, 100, 100, 100], "\(info.output)")
+            #expect(try await ClipTools.webpDurations(output) == [100, 900, 100, 100, 100, 100])
         } else {
             let pillow = try await ClipTools.pillowInfo(output)
             #expect((pillow["durations"] as? [Double])?.map { Int($0.rounded()) } == [100, 900, 100, 100, 100, 100], "\(pillow)")
         }
+    }
+
+    @Test("A video whose frame rate varies (a phone's) is timed by its frames' own times, from the frame its start names, an edit list's cut frames left out")
+    func variableRateVideoIsTimedByItsFrames() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let even = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        // The same 20 frames, the first five 0.2 s apart (a dim start), the rest 0.05 s.
+        let clip = folder.appending(path: "vfr.mp4")
+        let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-i", even.path,
+                                                 "-vf", "setpts='if(lt(N,5),N*0.2,1+(N-5)/20)/TB'", "-fps_mode", "passthrough",
+                                                 "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", clip.path])
+        try #require(made.status == 0, "\(made.errors)")
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.tracking.usesBackgroundPlate = false
+        maker.maximumFramesPerSecond = 30
+        let output = folder.appending(path: "out.webp")
+        let masks = MaskLog()
+        // From 0.5 s: the frame at 0.6 s first (the average rate, 11.4 fps, would have named frame 6).
+        let summary = try await maker.make(clip: clip, piece: ClipPiece(start: 0.5, duration: 10), format: .webp(quality: 80),
+                                           output: output, masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 17)
+        #expect(await masks.indexes == Array(3..<20))
+        #expect(try await ClipTools.webpDurations(output) == [200, 200] + Array(repeating: 50, count: 15))
+
+        // The same piece cut out by stream copy: an MP4 edit list, its cut packets still listed
+        // (flag D) but never decoded; the frames kept are timed as above, named from 0.
+        let cut = folder.appending(path: "cut.mp4")
+        let copied = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-ss", "0.5", "-i", clip.path,
+                                                   "-c", "copy", cut.path])
+        try #require(copied.status == 0, "\(copied.errors)")
+        let cutMasks = MaskLog()
+        _ = try await maker.make(clip: cut, piece: ClipPiece(start: 0, duration: 10), format: .webp(quality: 80),
+                                 output: output, masks: { index, alpha in await cutMasks.add(index, alpha) })
+        #expect(await cutMasks.indexes == Array(0..<17))
+        #expect(try await ClipTools.webpDurations(output) == [200, 200] + Array(repeating: 50, count: 15))
+    }
+
+    @Test("A video's frame times make a timeline only when they are uneven; B-frames' decoding order is sorted")
+    func videoFrameTimesMakeATimelineWhenUneven() {
+        // Even (a thirtieth apart, jittered by a millisecond): timed at the rate, as before.
+        #expect(AnimatedImageTimeline.variableRate(presentationTimes: [0, 0.034, 0.066, 0.1, 0.133], start: 0) == nil)
+        // In decoding order, from a clip whose start is 1 s: 0.1 s frames, then 0.05 s ones.
+        let timeline = AnimatedImageTimeline.variableRate(presentationTimes: [1.0, 1.2, 1.1, 1.3, 1.25, 1.35], start: 1)
+        #expect(timeline?.firstStart == 0)
+        #expect(timeline?.frameMilliseconds == [100, 100, 50, 50, 50, 50])
+        // Two frames at one time: unknown timing, even.
+        #expect(AnimatedImageTimeline.variableRate(presentationTimes: [0, 0.1, 0.1, 0.3], start: 0) == nil)
     }
 
     @Test("A WebM with alpha (a video sticker) is decoded with it, by libvpx; other clips by ffmpeg's own decoders")
