@@ -139,10 +139,10 @@ public struct ClipStickerMaker: Sendable {
         var frameStarts = (timeline ?? videoTimeline)?.frameStarts
         let pieceEnd = piece.seekSeconds + piece.duration
         var firstIndex = frameStarts.map { piece.firstFrameIndex(frameStarts: $0.dropLast()) }
-            ?? piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+            ?? piece.firstFrameIndex(framesPerSecond: sourceRate)
         /// How long the `k`th frame used shows: the source frames it stands for (`step` of them),
-        /// by the file's own timing (GIF, APNG, a variable-rate video), to the piece's end at most, rounded on the running
-        /// clock; nil: even at the rate.
+        /// by the file's own timing (GIF, APNG, a variable-rate video), to the piece's end at most,
+        /// rounded on the running clock; nil: even at the rate.
         func milliseconds(ofUsed k: Int) -> Int? {
             guard let starts = frameStarts else { return nil }
             let first = firstIndex + k * step
@@ -237,7 +237,7 @@ public struct ClipStickerMaker: Sendable {
                    starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
                     // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
                     frameStarts = nil
-                    firstIndex = piece.firstFrameIndex(framesPerSecond: info.framesPerSecond)
+                    firstIndex = piece.firstFrameIndex(framesPerSecond: sourceRate)
                 }
                 // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
                 // runs beside the plate's building instead of before the first cut-out. It waits on

@@ -90,7 +90,6 @@ public final class ClipSubjectTracker {
     public let settings: Settings
     let extractor: SubjectExtractor
     let first: FirstFrameChoice
-    private var session: (any SaliencySession)?
     private var last: (saliency: Plane, motion: SubjectMotion)?
     private var count = 0
     private var motionCheck: MovingSubjectCheck?
@@ -175,8 +174,8 @@ public final class ClipSubjectTracker {
 
     /// The next frame's look (first pass): where its subject is, and where its background is.
     /// `seen`: the network's look at it, at `depth(ofLook:)` (`LookLanes` runs them ahead, in
-    /// parallel); nil: taken here, through the tracker's own session.
-    public func look(_ frame: Image, seen: Plane? = nil) async throws(SubjectExtractionError) -> Look {
+    /// parallel); nil for the first look only, which has none.
+    public func look(_ frame: Image, seen: Plane?) async throws(SubjectExtractionError) -> Look {
         let index = count
         count += 1
         guard var previous = last else {
@@ -195,18 +194,11 @@ public final class ClipSubjectTracker {
             }
             return Look(index: index, saliency: Look.stored(saliency), offset: backgroundOffset)
         }
-        // The background's motion in this frame needs no look: followed while the network looks
-        // (it ran alone on one core after the look), the check's own copy in a child task.
+        guard let raw = seen else { preconditionFailure("look \(index) comes without the network's look at it") }
+        // The background's motion in this frame needs no look: followed beside the subject's
+        // following below, the check's own copy in a child task.
         let checkSoFar = motionCheck
         async let followed = Self.followingMotion(checkSoFar, in: frame)
-        let raw: Plane
-        if let seen {
-            raw = seen
-        } else {
-            let session = self.session ?? extractor.predictor.makeSession()
-            self.session = session
-            raw = try await session.saliency(of: frame, depth: depth(ofLook: index) ?? .full)
-        }
         if previous.saliency.width != raw.width || previous.saliency.height != raw.height {
             // The first look may have been a closer one, pasted at another resolution.
             previous.saliency = previous.saliency.resized(width: raw.width, height: raw.height, filter: .area)

@@ -152,6 +152,18 @@ struct ClipStickerTests {
                                  output: output, masks: { index, alpha in await cutMasks.add(index, alpha) })
         #expect(await cutMasks.indexes == Array(0..<17))
         #expect(try await ClipTools.webpDurations(output) == [200, 200] + Array(repeating: 50, count: 15))
+
+        // Cut where the rate is even: the edit list's cut packets make the container's average
+        // rate 9.8 fps for frames 20 a second apart; `--start 0.2` still begins at frame 4.
+        let evenCut = folder.appending(path: "even-cut.mp4")
+        let copiedEven = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-ss", "1.0", "-i", clip.path,
+                                                       "-c", "copy", evenCut.path])
+        try #require(copiedEven.status == 0, "\(copiedEven.errors)")
+        let evenMasks = MaskLog()
+        _ = try await maker.make(clip: evenCut, piece: ClipPiece(start: 0.2, duration: 10), format: .webp(quality: 80),
+                                 output: output, masks: { index, alpha in await evenMasks.add(index, alpha) })
+        #expect(await evenMasks.indexes == Array(4..<15))
+        #expect(try await ClipTools.webpDurations(output) == Array(repeating: 50, count: 11))
     }
 
     @Test("A video's frame times make a timeline only when they are uneven; B-frames' decoding order is sorted")
