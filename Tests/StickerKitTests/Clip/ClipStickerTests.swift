@@ -133,37 +133,39 @@ struct ClipStickerTests {
         maker.tracking.usesBackgroundPlate = false
         maker.maximumFramesPerSecond = 30
         let output = folder.appending(path: "out.webp")
-        let masks = MaskLog()
-        // From 0.5 s: the frame at 0.6 s first (the average rate, 11.4 fps, would have named frame 6).
-        let summary = try await maker.make(clip: clip, piece: ClipPiece(start: 0.5, duration: 10), format: .webp(quality: 80),
-                                           output: output, masks: { index, alpha in await masks.add(index, alpha) })
-        #expect(summary.frames == 17)
-        #expect(await masks.indexes == Array(3..<20))
-        #expect(try await ClipTools.webpDurations(output) == [200, 200] + Array(repeating: 50, count: 15))
+        /// The piece of `file` made into a WebP: its frames, their masks' names and durations.
+        func sticker(of file: URL, from start: Double) async throws -> (frames: Int, masks: [Int], durations: [Int]) {
+            let masks = MaskLog()
+            let summary = try await maker.make(clip: file, piece: ClipPiece(start: start, duration: 10), format: .webp(quality: 80),
+                                               output: output, masks: { index, alpha in await masks.add(index, alpha) })
+            return (summary.frames, await masks.indexes, try await ClipTools.webpDurations(output))
+        }
+        /// `clip` from `start` on, cut by stream copy: an MP4 edit list, its cut packets still listed
+        /// (flag D) but never decoded.
+        func streamCopy(from start: String, named name: String) async throws -> URL {
+            let url = folder.appending(path: name)
+            let copied = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-ss", start, "-i", clip.path,
+                                                       "-c", "copy", url.path])
+            try #require(copied.status == 0, "\(copied.errors)")
+            return url
+        }
 
-        // The same piece cut out by stream copy: an MP4 edit list, its cut packets still listed
-        // (flag D) but never decoded; the frames kept are timed as above, named from 0.
-        let cut = folder.appending(path: "cut.mp4")
-        let copied = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-ss", "0.5", "-i", clip.path,
-                                                   "-c", "copy", cut.path])
-        try #require(copied.status == 0, "\(copied.errors)")
-        let cutMasks = MaskLog()
-        _ = try await maker.make(clip: cut, piece: ClipPiece(start: 0, duration: 10), format: .webp(quality: 80),
-                                 output: output, masks: { index, alpha in await cutMasks.add(index, alpha) })
-        #expect(await cutMasks.indexes == Array(0..<17))
-        #expect(try await ClipTools.webpDurations(output) == [200, 200] + Array(repeating: 50, count: 15))
+        // From 0.5 s: the frame at 0.6 s first (the average rate, 11.4 fps, would have named frame 6).
+        let whole = try await sticker(of: clip, from: 0.5)
+        #expect(whole.frames == 17)
+        #expect(whole.masks == Array(3..<20))
+        #expect(whole.durations == [200, 200] + Array(repeating: 50, count: 15))
+
+        // The same piece cut out by stream copy: the frames kept are timed as above, named from 0.
+        let cut = try await sticker(of: try await streamCopy(from: "0.5", named: "cut.mp4"), from: 0)
+        #expect(cut.masks == Array(0..<17))
+        #expect(cut.durations == [200, 200] + Array(repeating: 50, count: 15))
 
         // Cut where the rate is even: the edit list's cut packets make the container's average
         // rate 9.8 fps for frames 20 a second apart; `--start 0.2` still begins at frame 4.
-        let evenCut = folder.appending(path: "even-cut.mp4")
-        let copiedEven = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-ss", "1.0", "-i", clip.path,
-                                                       "-c", "copy", evenCut.path])
-        try #require(copiedEven.status == 0, "\(copiedEven.errors)")
-        let evenMasks = MaskLog()
-        _ = try await maker.make(clip: evenCut, piece: ClipPiece(start: 0.2, duration: 10), format: .webp(quality: 80),
-                                 output: output, masks: { index, alpha in await evenMasks.add(index, alpha) })
-        #expect(await evenMasks.indexes == Array(4..<15))
-        #expect(try await ClipTools.webpDurations(output) == Array(repeating: 50, count: 11))
+        let evenCut = try await sticker(of: try await streamCopy(from: "1.0", named: "even-cut.mp4"), from: 0.2)
+        #expect(evenCut.masks == Array(4..<15))
+        #expect(evenCut.durations == Array(repeating: 50, count: 11))
     }
 
     @Test("A video's frame times make a timeline only when they are uneven; B-frames' decoding order is sorted")
