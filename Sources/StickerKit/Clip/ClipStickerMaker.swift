@@ -254,7 +254,7 @@ public struct ClipStickerMaker: Sendable {
 
             // The background plate, then the second pass: the piece decoded again (ffmpeg's decode
             // is cheap beside the network) and each frame cut out along its look, in parallel.
-            let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples) : nil
+            let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing) : nil
             samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
             sampler = nil
             let cutter = tracker.cutter(plate: plate)
