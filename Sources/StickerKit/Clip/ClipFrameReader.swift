@@ -59,7 +59,7 @@ public final class ClipFrameReader {
         self.height = height
         var arguments = ["-v", "error", "-nostdin"]
         if piece.seekSeconds > 0 { arguments += ["-ss", String(format: "%.3f", piece.seekSeconds)] }
-        arguments += ClipDetection.inputFormatArguments(clip) + ClipDetection.inputDecoderArguments(clip) + ["-i", clip.path, "-t", String(format: "%.3f", piece.duration), "-an", "-sn"]
+        arguments += ClipDetection.inputFormatArguments(clip) + ClipDetection.inputDecoderArguments(clip) + ["-i", clip.path, "-map", "0:" + ClipDetection.videoStream, "-t", String(format: "%.3f", piece.duration)]
         // Every source frame once, no duplicates or drops (a GIF's variable frame times included).
         arguments += ["-fps_mode", "passthrough"]
         if let scale { arguments += ["-vf", scale] }

@@ -168,6 +168,31 @@ struct ClipStickerTests {
         #expect(evenCut.durations == Array(repeating: 50, count: 11))
     }
 
+    @Test("A file of two video streams is probed, timed and decoded from the first, though the second is larger and the default")
+    func twoVideoStreamsAreReadFromTheFirst() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disc = try await ClipTools.movingDisc(in: folder, fps: 10, seconds: 1)
+        // ffmpeg left to itself decodes the larger second stream (20 fps, 320×240), marked the default.
+        let clip = folder.appending(path: "two.mkv")
+        let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-i", disc.path,
+                                                 "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=20:duration=1",
+                                                 "-map", "0:v", "-map", "1:v", "-disposition:v:0", "0", "-disposition:v:1", "default",
+                                                 "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
+        try #require(made.status == 0, "\(made.errors)")
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.tracking.usesBackgroundPlate = false
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: clip, piece: ClipPiece(duration: 3), format: .webp(quality: 80),
+                                           output: folder.appending(path: "out.webp"), masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 10)
+        #expect(await masks.indexes == Array(0..<10))
+        #expect(await masks.sizes.allSatisfy { $0 == (160, 120) })
+        // The disc moving right, as in the first stream.
+        let centres = await masks.centres
+        #expect(centres.first! < 60 && centres.last! > 80, "\(centres)")
+    }
+
     @Test("A video's frame times make a timeline only when they are uneven; B-frames' decoding order is sorted")
     func videoFrameTimesMakeATimelineWhenUneven() {
         // Even (a thirtieth apart, jittered by a millisecond): timed at the rate, as before.
