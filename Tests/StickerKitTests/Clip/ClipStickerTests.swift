@@ -168,6 +168,28 @@ struct ClipStickerTests {
         #expect(evenCut.durations == Array(repeating: 50, count: 11))
     }
 
+    @Test("A piece of an MPEG-TS file of one group of pictures, where ffmpeg's seek decodes nothing, is reached by decoding up to it")
+    func transportStreamPieceIsReachedByDecoding() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disc = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 2)
+        let clip = folder.appending(path: "one-gop.ts")
+        let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-i", disc.path,
+                                                 "-c:v", "libx264", "-g", "1000", "-bf", "2", "-pix_fmt", "yuv420p", clip.path])
+        try #require(made.status == 0, "\(made.errors)")
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.tracking.usesBackgroundPlate = false
+        maker.maximumFramesPerSecond = 30
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: clip, piece: ClipPiece(start: 1, duration: 3), format: .webp(quality: 80),
+                                           output: folder.appending(path: "out.webp"), masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 20)
+        #expect(await masks.indexes == Array(20..<40))
+        // The disc in the second half of its path, moving on right.
+        let centres = await masks.centres
+        #expect(centres.first! > 90 && centres.last! > centres.first!, "\(centres)")
+    }
+
     @Test("A file of two video streams is probed, timed and decoded from the first, though the second is larger and the default")
     func twoVideoStreamsAreReadFromTheFirst() async throws {
         let folder = try scratch()
