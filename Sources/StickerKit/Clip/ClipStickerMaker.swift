@@ -94,20 +94,23 @@ public struct ClipStickerMaker: Sendable {
         return (made.frames, made.summary.framesPerSecond, made.milliseconds)
     }
 
-    /// A seek that gave no frame of a piece inside the clip (`run`'s first pass).
-    private struct SeekGaveNoFrame: Error {}
+    /// A seek that gave no frame of a piece inside the clip, or far fewer than it holds (`run`'s
+    /// first pass).
+    private struct SeekFellShort: Error {}
 
     /// `run`, its piece reached by a seek; when that seek gives no frame of a piece inside the
-    /// clip, again by decoding every frame before it. An MPEG-TS file has no index: ffmpeg's seek
-    /// lands between keyframes, and in a stream of one long group of pictures nothing after that
-    /// point decodes ("co located POCs unavailable", no frame, ffmpeg's exit status 0).
+    /// clip, or far fewer than the piece holds, again by decoding every frame before it. An
+    /// MPEG-TS file has no index: ffmpeg's seek lands between keyframes, and nothing decodes
+    /// before the next one ("co located POCs unavailable", ffmpeg's exit status 0): in a stream
+    /// of one long group of pictures no frame at all; with a keyframe every 10 s, a piece from 5 s
+    /// began at 10 s, its masks named from frame 100.
     private func seekingRun(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
                             format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
                             progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
         do {
             return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
                                  progress: progress, seeksByDecoding: false)
-        } catch is SeekGaveNoFrame {
+        } catch is SeekFellShort {
             return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
                                  progress: progress, seeksByDecoding: true)
         }
@@ -252,6 +255,10 @@ public struct ClipStickerMaker: Sendable {
                     // The lanes keep their looks ahead of the tracker.
                     try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
                 }
+                if !seeksByDecoding, piece.seekSeconds > 0, reader.framesDelivered > 0, let expectedFrames,
+                   ClipFrameReader.endsShort(delivered: reader.framesDelivered, expected: expectedFrames) {
+                    throw SeekFellShort()
+                }
                 if let starts = frameStarts,
                    starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
                     // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
@@ -334,10 +341,13 @@ public struct ClipStickerMaker: Sendable {
             await sink?.stop()
             await reader.stop()
             await again?.stop()
-            if !seeksByDecoding, piece.seekSeconds > 0, reader.framesDelivered == 0, !Task.isCancelled,
-               info.duration.map({ piece.seekSeconds < $0 }) ?? true,
+            // A start before the last frame's (the clip's length known) that gave no frame, or too few.
+            let fellShort = reader.framesDelivered == 0
+                || expectedFrames.map { ClipFrameReader.endsShort(delivered: reader.framesDelivered, expected: $0) } ?? false
+            if !seeksByDecoding, piece.seekSeconds > 0, fellShort, !Task.isCancelled,
+               let length = info.duration, piece.seekSeconds < length - 1 / sourceRate,
                (error as? ClipError)?.isDecodingFailure == true {
-                throw SeekGaveNoFrame()
+                throw SeekFellShort()
             }
             throw error
         }

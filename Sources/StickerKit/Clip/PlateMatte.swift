@@ -114,9 +114,11 @@ public struct PlateMatte: Sendable, Hashable, Codable {
                 if label >= 0 && !outside.touchesBorder[Int(label)] { out[i] = alpha[i] }
             }
         }
+        if !cleared.isEmpty { out = withoutCrumbs(out, before: alpha, width: w, height: h) }
+        // After the crumbs: a given-back part stands 2 px off the subject's edge, and would be one.
         out = restored(out, residual: residual, tolerance: { matchFactor * noise + misplacement * slope[$0] }, known: known,
                        subject: subject, width: w, height: h)
-        return (cleared.isEmpty ? out : withoutCrumbs(out, before: alpha, width: w, height: h), noise, residual, fading)
+        return (out, noise, residual, fading)
     }
 
     /// `alpha` with the subject's missed parts given back (`restoresBeyond`): from the followed
@@ -129,6 +131,8 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         for i in alpha.indices where subject[i] && alpha[i] >= 0.5 { queue.append(i); seen[i] = true }
         let seeds = queue.count, limit = Int(restoredShare * Float(seeds))
         guard seeds > 0 else { return alpha }
+        // The edge's own mixed pixels differ from the plate too: passed through, left to the compositing solve.
+        let edge = ClipSubjectTracker.grown(Plane(width: w, height: h, values: alpha.map { $0 > 0.01 ? 1 : 0 }), by: 2)
         var head = 0, added = [Int]()
         while head < queue.count {
             let i = queue[head]; head += 1
@@ -139,16 +143,16 @@ public struct PlateMatte: Sendable, Hashable, Codable {
                     guard !seen[j] else { continue }
                     seen[j] = true
                     guard alpha[j] < 0.5, known[j], residual[j] > restoresBeyond * tolerance(j) else { continue }
+                    queue.append(j)
+                    guard !edge[j] else { continue }
                     added.append(j)
                     if added.count > limit { return alpha }
-                    queue.append(j)
                 }
             }
         }
-        // The edge's own mixed pixels differ from the plate too: left to the compositing solve.
-        let edge = ClipSubjectTracker.grown(Plane(width: w, height: h, values: alpha.map { $0 > 0.01 ? 1 : 0 }), by: 2)
+        guard !added.isEmpty else { return alpha }
         var out = alpha
-        for j in added where !edge[j] { out[j] = 1 }
+        for j in added { out[j] = 1 }
         return out
     }
 

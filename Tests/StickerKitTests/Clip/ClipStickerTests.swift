@@ -188,6 +188,21 @@ struct ClipStickerTests {
         // The disc in the second half of its path, moving on right.
         let centres = await masks.centres
         #expect(centres.first! > 90 && centres.last! > centres.first!, "\(centres)")
+
+        // A keyframe every 10 s: the seek to 5 s decodes from the one at 10 s on (ffmpeg's frames
+        // 200…, named 100…, exit 0 before). The disc is at x = 20 + 80·(t mod 1.5): 60 at 5 s, 100 at 10 s.
+        let keyframes = folder.appending(path: "keyframe-every-10s.ts")
+        let disc10 = "geq=r='if(lt(hypot(X-(20+mod(T,1.5)*80),Y-60),22),230,110+X/8)':g='if(lt(hypot(X-(20+mod(T,1.5)*80),Y-60),22),30,110+X/8)':b='if(lt(hypot(X-(20+mod(T,1.5)*80),Y-60),22),30,110+X/8)'"
+        let long = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=12",
+                                                 "-vf", disc10, "-c:v", "libx264", "-g", "200", "-bf", "0", "-pix_fmt", "yuv420p", keyframes.path])
+        try #require(long.status == 0, "\(long.errors)")
+        let later = MaskLog()
+        let piece = try await maker.make(clip: keyframes, piece: ClipPiece(start: 5, duration: 2), format: .webp(quality: 80),
+                                         output: folder.appending(path: "later.webp"), masks: { index, alpha in await later.add(index, alpha) })
+        #expect(piece.frames == 40)
+        #expect(await later.indexes == Array(100..<140))
+        let first = await later.centres.first!
+        #expect(abs(first - 60) < 8, "\(first)")
     }
 
     @Test("A file of two video streams is probed, timed and decoded from the first, though the second is larger and the default")

@@ -9,7 +9,8 @@ private struct HandleScene {
     static let width = 96, height = 64
     static let block = (x: 30, y: 8, side: 24)
 
-    static func make(handleLength: Int) -> (image: ColorPlanes, plate: ColorPlanes, alpha: [Float], subject: [Bool]) {
+    /// `clearedBlock`: the network also found a block that shows the plate (so the clearing runs, and its crumbs).
+    static func make(handleLength: Int, clearedBlock: Bool = false) -> (image: ColorPlanes, plate: ColorPlanes, alpha: [Float], subject: [Bool]) {
         let n = width * height
         let grey = [Float](repeating: 0.5, count: n)
         var red = grey, alpha = [Float](repeating: 0, count: n), subject = [Bool](repeating: false, count: n)
@@ -19,6 +20,7 @@ private struct HandleScene {
         paint(x: block.x..<(block.x + block.side), y: block.y..<(block.y + block.side), value: 0.9, found: true)
         paint(x: 40..<44, y: (block.y + block.side)..<min(height, block.y + block.side + handleLength), value: 0.1, found: false)
         paint(x: 80..<88, y: 40..<48, value: 0.1, found: false)
+        if clearedBlock { for y in 44..<52 { for x in 4..<12 { alpha[y * width + x] = 0.8 } } }
         return (ColorPlanes(width: width, height: height, red: red, green: grey, blue: grey),
                 ColorPlanes(width: width, height: height, red: grey, green: grey, blue: grey), alpha, subject)
     }
@@ -40,6 +42,17 @@ struct PlateMatteRestoreTests {
         #expect(out[HandleScene.index(41, bottom)] == 0, "within the edge's reach: left to the compositing solve")
         #expect(out[HandleScene.index(84, 44)] == 0, "a block apart from the subject stays out")
         #expect(out[HandleScene.index(50, 50)] == 0, "the plate stays background")
+    }
+
+    @Test("A short handle comes back when the clearing ran too: it is no crumb of the clearing")
+    func shortHandleSurvivesTheCrumbs() throws {
+        // 4×8 px, 4×6 beyond the edge's reach: 4 % of the block, under the crumbs' 5 %.
+        let scene = HandleScene.make(handleLength: 8, clearedBlock: true)
+        let known = [Bool](repeating: true, count: scene.alpha.count)
+        let out = try #require(PlateMatte().removing(alpha: scene.alpha, image: scene.image, background: scene.plate,
+                                                     known: known, subject: scene.subject)).alpha
+        #expect(out[HandleScene.index(8, 48)] == 0, "the block that shows the plate is cleared")
+        #expect(out[HandleScene.index(41, HandleScene.block.y + HandleScene.block.side + 5)] == 1)
     }
 
     @Test("More than the restored share of the subject's area is no missed part: nothing is given back; 0 turns it off")
