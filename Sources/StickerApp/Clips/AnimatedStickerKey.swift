@@ -71,6 +71,7 @@ nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
         var refusesScenery: Bool
         var usesBackgroundPlate: Bool
         var plateSamples: Int
+        var plateAgreeing: Int
         var plateSubjectReach: Int
         /// Its own Codable: every threshold of the plate's matte, by name.
         var matte: PlateMatte
@@ -95,7 +96,7 @@ nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
         self.tracking = Tracking(keyframeInterval: tracking.keyframeInterval, previousWeight: tracking.previousWeight,
                                  trackingReach: tracking.trackingReach, refusesScenery: tracking.refusesScenery,
                                  usesBackgroundPlate: tracking.usesBackgroundPlate, plateSamples: tracking.plateSamples,
-                                 plateSubjectReach: tracking.plateSubjectReach, matte: tracking.matte)
+                                 plateAgreeing: tracking.plateAgreeing, plateSubjectReach: tracking.plateSubjectReach, matte: tracking.matte)
     }
 
     /// The canonical text: JSON, keys sorted, no spaces. Also the entry's `identity` (a person

@@ -51,6 +51,12 @@ public enum ClipDetection {
     /// is set): how a recorded animated sticker is told from a still one.
     public static func isAnimatedWebP(_ data: Data) -> Bool { WebP.isAnimated(data) }
 
+    /// The video stream of a clip that is probed, timed and decoded, as a stream specifier: the
+    /// first that is not a cover picture (`V`). Named in every call, since ffmpeg left to itself
+    /// decodes the largest stream while ffprobe's `v:0` is the first: a file with a small track
+    /// first had its size and rate probed from one stream and its frames read from the other.
+    public static let videoStream = "V:0"
+
     /// The arguments that name `clip`'s container to ffmpeg and ffprobe before `-i`, when probing
     /// by name would go wrong: a PNG (an APNG) is read with `-f apng`, else a name holding `%d`
     /// (`spin%d.png`) is taken by the image2 demuxer for a numbered sequence that does not exist.

@@ -25,3 +25,13 @@ public enum ClipError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension ClipError {
+    /// ffmpeg gave no frame or failed while decoding (not a missing tool, a refusal or an encoder).
+    var isDecodingFailure: Bool {
+        switch self {
+        case .noFrames, .unreadable: true
+        default: false
+        }
+    }
+}

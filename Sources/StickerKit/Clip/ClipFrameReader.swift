@@ -18,6 +18,8 @@ public final class ClipFrameReader {
     private let log: ErrorLog
     private var finished = false
     private var delivered = 0
+    /// Frames delivered so far.
+    public var framesDelivered: Int { delivered }
     /// The frames the piece should hold, when the container says how long the clip is: a stream
     /// that ends well short of it while ffmpeg reports errors is a clip cut short (ffmpeg ends a
     /// truncated Matroska file or an MP4 whose data breaks off with exit status 0).
@@ -26,19 +28,20 @@ public final class ClipFrameReader {
     /// Starts ffmpeg on `clip`'s `piece`, frames scaled to `width`×`height` (the clip's own size: no scaling).
     public convenience init(clip: URL, info: ClipInfo, piece: ClipPiece, width: Int, height: Int) throws(ClipError) {
         let scale = width != info.width || height != info.height ? "scale=\(width):\(height):flags=area" : nil
-        try self.init(clip: clip, piece: piece, scale: scale, width: width, height: height)
+        try self.init(clip: clip, piece: piece, scale: scale, width: width, height: height, seeksByDecoding: false)
     }
 
     /// Starts ffmpeg on `clip`'s `piece` before its size is known, each frame fitted within
     /// `maximumSide` (never enlarged) by the rule `fittedSize` computes, evaluated by ffmpeg on the
     /// frames it decodes (turned upright): so ffmpeg starts while ffprobe reads the clip (each
     /// takes ~0.06-0.1 s to start). Call `expectFrames` with `fittedSize` of the probed size
-    /// before the first `next()`.
-    public convenience init(clip: URL, piece: ClipPiece, fittingIn maximumSide: Int) throws(ClipError) {
+    /// before the first `next()`. `seeksByDecoding`: the piece's start is reached by decoding every
+    /// frame before it (`-ss` after `-i`), for a file whose seek lands where nothing decodes.
+    public convenience init(clip: URL, piece: ClipPiece, fittingIn maximumSide: Int, seeksByDecoding: Bool = false) throws(ClipError) {
         // Double arithmetic in the order `fittedSize` uses, and C's round (half away from zero).
         let fit = "min(1,\(maximumSide)/max(iw,ih))"
         try self.init(clip: clip, piece: piece, scale: "scale=w='max(2,round(iw*\(fit)))':h='max(2,round(ih*\(fit)))':flags=area",
-                      width: 0, height: 0)
+                      width: 0, height: 0, seeksByDecoding: seeksByDecoding)
     }
 
     /// The size a `width`×`height` clip's frames are fitted to within `maximumSide`.
@@ -53,13 +56,16 @@ public final class ClipFrameReader {
         self.height = height
     }
 
-    private init(clip: URL, piece: ClipPiece, scale: String?, width: Int, height: Int) throws(ClipError) {
+    private init(clip: URL, piece: ClipPiece, scale: String?, width: Int, height: Int, seeksByDecoding: Bool) throws(ClipError) {
         let ffmpeg = try ExternalTool.find("ffmpeg")
         self.width = width
         self.height = height
         var arguments = ["-v", "error", "-nostdin"]
-        if piece.seekSeconds > 0 { arguments += ["-ss", String(format: "%.3f", piece.seekSeconds)] }
-        arguments += ClipDetection.inputFormatArguments(clip) + ClipDetection.inputDecoderArguments(clip) + ["-i", clip.path, "-t", String(format: "%.3f", piece.duration), "-an", "-sn"]
+        let seek = piece.seekSeconds > 0 ? ["-ss", String(format: "%.3f", piece.seekSeconds)] : []
+        if !seeksByDecoding { arguments += seek }
+        arguments += ClipDetection.inputFormatArguments(clip) + ClipDetection.inputDecoderArguments(clip) + ["-i", clip.path]
+        if seeksByDecoding { arguments += seek }
+        arguments += ["-map", "0:" + ClipDetection.videoStream, "-t", String(format: "%.3f", piece.duration)]
         // Every source frame once, no duplicates or drops (a GIF's variable frame times included).
         arguments += ["-fps_mode", "passthrough"]
         if let scale { arguments += ["-vf", scale] }

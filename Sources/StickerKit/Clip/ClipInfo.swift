@@ -1,6 +1,7 @@
 import Foundation
 
-/// What ffprobe says about a clip's first video stream.
+/// What ffprobe says about a clip's video: its first video stream that is not a cover picture
+/// (`ClipDetection.videoStream`, the one every probe and decode of the clip reads).
 public struct ClipInfo: Sendable, Hashable {
     public var width: Int
     public var height: Int
@@ -19,7 +20,7 @@ public struct ClipInfo: Sendable, Hashable {
     /// Probes `clip` with `ffprobe -show_streams -show_format -of json`.
     public static func probe(_ clip: URL) async throws(ClipError) -> ClipInfo {
         let ffprobe = try ExternalTool.find("ffprobe")
-        let result = try await ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries",
+        let result = try await ffprobe.run(["-v", "error", "-select_streams", ClipDetection.videoStream, "-show_entries",
                                             "stream=width,height,avg_frame_rate,r_frame_rate,duration:stream_side_data=rotation:stream_tags=rotate,DURATION:format=duration",
                                             "-of", "json"] + ClipDetection.inputFormatArguments(clip) + [clip.path])
         guard result.status == 0 else {

@@ -80,7 +80,7 @@ public struct ClipStickerMaker: Sendable {
     public func make(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice = .choice(.main),
                      format: AnimatedFormat, output: URL, masks: MaskHandler? = nil,
                      progress: (@Sendable (Int) -> Void)? = nil) async throws -> AnimatedStickerSummary {
-        try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks, progress: progress).summary
+        try await seekingRun(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks, progress: progress).summary
     }
 
     /// The sticker's frames on their canvas, unencoded, its frame rate and each frame's milliseconds
@@ -90,18 +90,40 @@ public struct ClipStickerMaker: Sendable {
     @concurrent
     public func frames(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice = .choice(.main),
                        progress: (@Sendable (Int) -> Void)? = nil) async throws -> (frames: [Image], framesPerSecond: Double, milliseconds: [Int]) {
-        let made = try await run(clip: clip, piece: piece, first: first, format: nil, output: nil, masks: nil, progress: progress)
+        let made = try await seekingRun(clip: clip, piece: piece, first: first, format: nil, output: nil, masks: nil, progress: progress)
         return (made.frames, made.summary.framesPerSecond, made.milliseconds)
+    }
+
+    /// A seek that gave no frame of a piece inside the clip, or far fewer than it holds (`run`'s
+    /// first pass).
+    private struct SeekFellShort: Error {}
+
+    /// `run`, its piece reached by a seek; when that seek gives no frame of a piece inside the
+    /// clip, or far fewer than the piece holds, again by decoding every frame before it. An
+    /// MPEG-TS file has no index: ffmpeg's seek lands between keyframes, and nothing decodes
+    /// before the next one ("co located POCs unavailable", ffmpeg's exit status 0): in a stream
+    /// of one long group of pictures no frame at all; with a keyframe every 10 s, a piece from 5 s
+    /// began at 10 s, its masks named from frame 100.
+    private func seekingRun(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
+                            format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
+                            progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
+        do {
+            return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
+                                 progress: progress, seeksByDecoding: false)
+        } catch is SeekFellShort {
+            return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
+                                 progress: progress, seeksByDecoding: true)
+        }
     }
 
     /// `make` (a format and an output) or `frames` (neither: the frames kept).
     private func run(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
                      format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
-                     progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
+                     progress: (@Sendable (Int) -> Void)?, seeksByDecoding: Bool) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
         // ffmpeg starts while ffprobe reads the clip: the two start-ups (~0.1 s, both cores idle
         // otherwise) overlap. Its frames are fitted to the working side by the rule the probed size
         // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
-        let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
+        let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding)
         defer { reader.close() }
         let info: ClipInfo, timeline: AnimatedImageTimeline?, videoTimeline: AnimatedImageTimeline?, evenRate: Double?
         do {
@@ -233,6 +255,10 @@ public struct ClipStickerMaker: Sendable {
                     // The lanes keep their looks ahead of the tracker.
                     try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
                 }
+                if !seeksByDecoding, piece.seekSeconds > 0, reader.framesDelivered > 0, let expectedFrames,
+                   ClipFrameReader.endsShort(delivered: reader.framesDelivered, expected: expectedFrames) {
+                    throw SeekFellShort()
+                }
                 if let starts = frameStarts,
                    starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
                     // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
@@ -242,7 +268,7 @@ public struct ClipStickerMaker: Sendable {
                 // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
                 // runs beside the plate's building instead of before the first cut-out. It waits on
                 // its pipe until then, a frame decoded.
-                again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide)
+                again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding)
                 again?.expectFrames(width: frameWidth, height: frameHeight)
                 again?.expectedFrameCount = expectedFrames
                 try await startTracking(lanes: &lanes)
@@ -254,7 +280,7 @@ public struct ClipStickerMaker: Sendable {
 
             // The background plate, then the second pass: the piece decoded again (ffmpeg's decode
             // is cheap beside the network) and each frame cut out along its look, in parallel.
-            let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples) : nil
+            let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing) : nil
             samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
             sampler = nil
             let cutter = tracker.cutter(plate: plate)
@@ -315,6 +341,14 @@ public struct ClipStickerMaker: Sendable {
             await sink?.stop()
             await reader.stop()
             await again?.stop()
+            // A start before the last frame's (the clip's length known) that gave no frame, or too few.
+            let fellShort = reader.framesDelivered == 0
+                || expectedFrames.map { ClipFrameReader.endsShort(delivered: reader.framesDelivered, expected: $0) } ?? false
+            if !seeksByDecoding, piece.seekSeconds > 0, fellShort, !Task.isCancelled,
+               let length = info.duration, piece.seekSeconds < length - 1 / sourceRate,
+               (error as? ClipError)?.isDecodingFailure == true {
+                throw SeekFellShort()
+            }
             throw error
         }
         guard var sink else { throw ClipError.noFrames }

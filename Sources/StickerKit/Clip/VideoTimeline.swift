@@ -4,7 +4,7 @@ import Foundation
 /// (fewer frames a second in dim light, a frame dropped when it is busy), and its frames, timed at
 /// the average rate, would play fast where it slowed and slow where it sped up.
 extension AnimatedImageTimeline {
-    /// The frames' presentation times of `clip`'s first video stream up to `until` seconds (its
+    /// The frames' presentation times of `clip`'s video stream (`ClipDetection.videoStream`) up to `until` seconds (its
     /// packets' listed by ffprobe, no frame decoded; the file read to a second past that point
     /// only: ~0.1 s for all of a 60 s 1080p clip), as a timeline from the clip's start (ffmpeg's
     /// `-ss` clock), when they are unevenly spaced; nil for an even rate (timed at it, as before)
@@ -12,7 +12,7 @@ extension AnimatedImageTimeline {
     /// times (an MP4 whose edit list cuts frames away has an average rate that counts them).
     static func variableRate(of clip: URL, until: Double) async -> (timeline: AnimatedImageTimeline?, evenRate: Double?) {
         guard let ffprobe = try? ExternalTool.find("ffprobe"),
-              let result = try? await ffprobe.run(["-v", "error", "-select_streams", "v:0",
+              let result = try? await ffprobe.run(["-v", "error", "-select_streams", ClipDetection.videoStream,
                                                    "-read_intervals", String(format: "%%+%.3f", until + 1),
                                                    "-show_entries", "packet=pts_time,flags:format=start_time", "-of", "json"]
                                                   + ClipDetection.inputFormatArguments(clip) + [clip.path]),

@@ -143,6 +143,40 @@ struct ClipPlateTests {
         #expect(!stillSeen.known[centre])
     }
 
+    @Test("A place two samples saw uncovered is known when two must agree, not when three must; two that disagree leave it unknown")
+    func twoAgreeingSamplesKnowAPlace() async throws {
+        let first = try #require(await cutter(plate: nil).plateSample(PannedScene.frame(0).image, look: PannedScene.look(0)))
+        let cx = Int(PannedScene.square(0).x + 15), cy = Int(PannedScene.square(0).y + 15)
+        let centre = cy * PannedScene.width + cx
+        #expect(first.subject[centre])
+        // Six views of one frame: the subject's zone left out of four, nothing left out of the last
+        // two (they saw the place uncovered). `changed`: the last one shows something else there.
+        func samples(changed: Bool) -> [BackgroundPlate.Sample] {
+            (0..<6).map { k in
+                var sample = first
+                sample.offset += SIMD2(Float(k) * 0.01, 0)
+                if k >= 4 { sample.subject = [Bool](repeating: false, count: first.subject.count) }
+                if changed && k == 5 {
+                    for y in (cy - 4)...(cy + 4) {
+                        for x in (cx - 4)...(cx + 4) {
+                            let i = y * PannedScene.width + x
+                            sample.frame.red[i] = 1 - sample.frame.red[i]
+                            sample.frame.green[i] = 1 - sample.frame.green[i]
+                        }
+                    }
+                }
+                return sample
+            }
+        }
+        func known(_ samples: [BackgroundPlate.Sample], agreeing: Int) async throws -> Bool {
+            let plate = try #require(await BackgroundPlate.build(samples, agreeing: agreeing))
+            return plate.background(at: first.offset, width: PannedScene.width, height: PannedScene.height).known[centre]
+        }
+        #expect(try await known(samples(changed: false), agreeing: 2))
+        #expect(try await !known(samples(changed: false), agreeing: 3))
+        #expect(try await !known(samples(changed: true), agreeing: 2))
+    }
+
     @Test("With the plate, a salient blob fixed in the scene leaves the mask and the square's edge alpha is right")
     func blobLeavesAndEdgesSharpen() async throws {
         let plain = cutter(plate: nil)

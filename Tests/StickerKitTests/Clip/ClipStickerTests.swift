@@ -168,6 +168,68 @@ struct ClipStickerTests {
         #expect(evenCut.durations == Array(repeating: 50, count: 11))
     }
 
+    @Test("A piece of an MPEG-TS file of one group of pictures, where ffmpeg's seek decodes nothing, is reached by decoding up to it")
+    func transportStreamPieceIsReachedByDecoding() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disc = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 2)
+        let clip = folder.appending(path: "one-gop.ts")
+        let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-i", disc.path,
+                                                 "-c:v", "libx264", "-g", "1000", "-bf", "2", "-pix_fmt", "yuv420p", clip.path])
+        try #require(made.status == 0, "\(made.errors)")
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.tracking.usesBackgroundPlate = false
+        maker.maximumFramesPerSecond = 30
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: clip, piece: ClipPiece(start: 1, duration: 3), format: .webp(quality: 80),
+                                           output: folder.appending(path: "out.webp"), masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 20)
+        #expect(await masks.indexes == Array(20..<40))
+        // The disc in the second half of its path, moving on right.
+        let centres = await masks.centres
+        #expect(centres.first! > 90 && centres.last! > centres.first!, "\(centres)")
+
+        // A keyframe every 10 s: the seek to 5 s decodes from the one at 10 s on (ffmpeg's frames
+        // 200…, named 100…, exit 0 before). The disc is at x = 20 + 80·(t mod 1.5): 60 at 5 s, 100 at 10 s.
+        let keyframes = folder.appending(path: "keyframe-every-10s.ts")
+        let disc10 = "geq=r='if(lt(hypot(X-(20+mod(T,1.5)*80),Y-60),22),230,110+X/8)':g='if(lt(hypot(X-(20+mod(T,1.5)*80),Y-60),22),30,110+X/8)':b='if(lt(hypot(X-(20+mod(T,1.5)*80),Y-60),22),30,110+X/8)'"
+        let long = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=12",
+                                                 "-vf", disc10, "-c:v", "libx264", "-g", "200", "-bf", "0", "-pix_fmt", "yuv420p", keyframes.path])
+        try #require(long.status == 0, "\(long.errors)")
+        let later = MaskLog()
+        let piece = try await maker.make(clip: keyframes, piece: ClipPiece(start: 5, duration: 2), format: .webp(quality: 80),
+                                         output: folder.appending(path: "later.webp"), masks: { index, alpha in await later.add(index, alpha) })
+        #expect(piece.frames == 40)
+        #expect(await later.indexes == Array(100..<140))
+        let first = await later.centres.first!
+        #expect(abs(first - 60) < 8, "\(first)")
+    }
+
+    @Test("A file of two video streams is probed, timed and decoded from the first, though the second is larger and the default")
+    func twoVideoStreamsAreReadFromTheFirst() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disc = try await ClipTools.movingDisc(in: folder, fps: 10, seconds: 1)
+        // ffmpeg left to itself decodes the larger second stream (20 fps, 320×240), marked the default.
+        let clip = folder.appending(path: "two.mkv")
+        let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-i", disc.path,
+                                                 "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=20:duration=1",
+                                                 "-map", "0:v", "-map", "1:v", "-disposition:v:0", "0", "-disposition:v:1", "default",
+                                                 "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
+        try #require(made.status == 0, "\(made.errors)")
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.tracking.usesBackgroundPlate = false
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: clip, piece: ClipPiece(duration: 3), format: .webp(quality: 80),
+                                           output: folder.appending(path: "out.webp"), masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 10)
+        #expect(await masks.indexes == Array(0..<10))
+        #expect(await masks.sizes.allSatisfy { $0 == (160, 120) })
+        // The disc moving right, as in the first stream.
+        let centres = await masks.centres
+        #expect(centres.first! < 60 && centres.last! > 80, "\(centres)")
+    }
+
     @Test("A video's frame times make a timeline only when they are uneven; B-frames' decoding order is sorted")
     func videoFrameTimesMakeATimelineWhenUneven() {
         // Even (a thirtieth apart, jittered by a millisecond): timed at the rate, as before.
