@@ -76,7 +76,9 @@ struct BackgroundPlate: Sendable {
     }
 
     /// The plate of `samples` (all at one size); nil when there are too few to tell the background.
-    /// `agreeing`: samples that must have seen the background at a pixel for it to be known.
+    /// `agreeing`: samples that must have seen the background at a pixel for it to be known (a clip
+    /// passes `ClipSubjectTracker.Settings.plateAgreeing`, 2; 3 here, the stricter rule the scenery
+    /// tests pin their "without the spreading" case to).
     /// `spreadsScenery`: scenery told apart in some samples (`withoutScenery`) is looked for, by
     /// its colour, in the samples where it is joined to the subject too (`withSceneryShown`).
     static func build(_ samples: [Sample], agreeing: Int = 3, spreadsScenery: Bool = true) async -> BackgroundPlate? {

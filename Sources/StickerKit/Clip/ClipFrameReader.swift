@@ -17,9 +17,8 @@ public final class ClipFrameReader {
     private let pipe: PipeEnd
     private let log: ErrorLog
     private var finished = false
-    private var delivered = 0
     /// Frames delivered so far.
-    public var framesDelivered: Int { delivered }
+    public private(set) var framesDelivered = 0
     /// The frames the piece should hold, when the container says how long the clip is: a stream
     /// that ends well short of it while ffmpeg reports errors is a clip cut short (ffmpeg ends a
     /// truncated Matroska file or an MP4 whose data breaks off with exit status 0).
@@ -90,7 +89,7 @@ public final class ClipFrameReader {
         // Cancellation kills ffmpeg, which ends the read at once.
         let pixels = await withTaskCancellationHandler { await pipe.read(count: count) } onCancel: { kill(pid, SIGKILL) }
         if pixels.count == count {
-            delivered += 1
+            framesDelivered += 1
             return Image(width: width, height: height, pixels: pixels)
         }
         finished = true
@@ -100,9 +99,9 @@ public final class ClipFrameReader {
         guard status == 0, pixels.isEmpty else {
             throw .unreadable(reason.isEmpty ? (!pixels.isEmpty ? "the stream ends inside a frame" : "ffmpeg exit status \(status)") : reason)
         }
-        if !reason.isEmpty, let expected = expectedFrameCount, Self.endsShort(delivered: delivered, expected: expected) {
+        if !reason.isEmpty, let expected = expectedFrameCount, Self.endsShort(delivered: framesDelivered, expected: expected) {
             let last = reason.components(separatedBy: "; ").last ?? reason
-            throw .unreadable("it ends early: \(delivered) of its \(expected) frames decode (ffmpeg: \(last))")
+            throw .unreadable("it ends early: \(framesDelivered) of its \(expected) frames decode (ffmpeg: \(last))")
         }
         return nil
     }

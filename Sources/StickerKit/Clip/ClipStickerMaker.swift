@@ -173,6 +173,16 @@ public struct ClipStickerMaker: Sendable {
             return max(1, Int((end * 1000).rounded()) - Int((starts[first] * 1000).rounded()))
         }
 
+        /// Whether the first pass's seek fell short: no frame, or far fewer than the piece holds, of a
+        /// piece that starts before the clip's last frame (its length known); then `seekingRun` reads
+        /// the piece again by decoding up to it.
+        func seekFellShort() -> Bool {
+            guard !seeksByDecoding, piece.seekSeconds > 0, let length = info.duration,
+                  piece.seekSeconds < length - 1 / sourceRate else { return false }
+            return reader.framesDelivered == 0
+                || expectedFrames.map { ClipFrameReader.endsShort(delivered: reader.framesDelivered, expected: $0) } ?? false
+        }
+
         // The first frame's subject scales the first frame's point too.
         var firstChoice = first
         if case .point(let x, let y) = first {
@@ -255,10 +265,7 @@ public struct ClipStickerMaker: Sendable {
                     // The lanes keep their looks ahead of the tracker.
                     try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
                 }
-                if !seeksByDecoding, piece.seekSeconds > 0, reader.framesDelivered > 0, let expectedFrames,
-                   ClipFrameReader.endsShort(delivered: reader.framesDelivered, expected: expectedFrames) {
-                    throw SeekFellShort()
-                }
+                if seekFellShort() { throw SeekFellShort() }
                 if let starts = frameStarts,
                    starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
                     // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
@@ -341,14 +348,7 @@ public struct ClipStickerMaker: Sendable {
             await sink?.stop()
             await reader.stop()
             await again?.stop()
-            // A start before the last frame's (the clip's length known) that gave no frame, or too few.
-            let fellShort = reader.framesDelivered == 0
-                || expectedFrames.map { ClipFrameReader.endsShort(delivered: reader.framesDelivered, expected: $0) } ?? false
-            if !seeksByDecoding, piece.seekSeconds > 0, fellShort, !Task.isCancelled,
-               let length = info.duration, piece.seekSeconds < length - 1 / sourceRate,
-               (error as? ClipError)?.isDecodingFailure == true {
-                throw SeekFellShort()
-            }
+            if !Task.isCancelled, (error as? ClipError)?.isDecodingFailure == true, seekFellShort() { throw SeekFellShort() }
             throw error
         }
         guard var sink else { throw ClipError.noFrames }

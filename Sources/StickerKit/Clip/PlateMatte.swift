@@ -113,8 +113,8 @@ public struct PlateMatte: Sendable, Hashable, Codable {
                 let label = outside.labels[i]
                 if label >= 0 && !outside.touchesBorder[Int(label)] { out[i] = alpha[i] }
             }
+            out = withoutCrumbs(out, before: alpha, width: w, height: h)
         }
-        if !cleared.isEmpty { out = withoutCrumbs(out, before: alpha, width: w, height: h) }
         // After the crumbs: a given-back part stands 2 px off the subject's edge, and would be one.
         out = restored(out, residual: residual, tolerance: { matchFactor * noise + misplacement * slope[$0] }, known: known,
                        subject: subject, width: w, height: h)

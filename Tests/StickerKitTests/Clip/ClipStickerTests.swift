@@ -12,6 +12,19 @@ struct ClipStickerTests {
         return url
     }
 
+    /// The WebP sticker of `piece` of `clip` into `output`, by contrast saliency without the plate
+    /// (no network: only what is decoded, and when, is under test), its masks logged.
+    func plainSticker(of clip: URL, piece: ClipPiece, output: URL, maximumFramesPerSecond: Double = 15) async throws
+        -> (summary: AnimatedStickerSummary, masks: MaskLog) {
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.tracking.usesBackgroundPlate = false
+        maker.maximumFramesPerSecond = maximumFramesPerSecond
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: clip, piece: piece, format: .webp(quality: 80), output: output,
+                                           masks: { index, alpha in await masks.add(index, alpha) })
+        return (summary, masks)
+    }
+
     static func frame(_ k: Int, width: Int = 64, height: Int = 48) -> Image {
         var image = Image(width: width, height: height)
         for y in 0..<height { for x in 0..<width where abs(x - 10 - 8 * k) < 8 && abs(y - 24) < 8 {
@@ -177,12 +190,8 @@ struct ClipStickerTests {
         let made = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-i", disc.path,
                                                  "-c:v", "libx264", "-g", "1000", "-bf", "2", "-pix_fmt", "yuv420p", clip.path])
         try #require(made.status == 0, "\(made.errors)")
-        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
-        maker.tracking.usesBackgroundPlate = false
-        maker.maximumFramesPerSecond = 30
-        let masks = MaskLog()
-        let summary = try await maker.make(clip: clip, piece: ClipPiece(start: 1, duration: 3), format: .webp(quality: 80),
-                                           output: folder.appending(path: "out.webp"), masks: { index, alpha in await masks.add(index, alpha) })
+        let (summary, masks) = try await plainSticker(of: clip, piece: ClipPiece(start: 1, duration: 3),
+                                                      output: folder.appending(path: "out.webp"), maximumFramesPerSecond: 30)
         #expect(summary.frames == 20)
         #expect(await masks.indexes == Array(20..<40))
         // The disc in the second half of its path, moving on right.
@@ -196,9 +205,8 @@ struct ClipStickerTests {
         let long = try await ClipTools.runToEnd([try ClipTools.require("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=12",
                                                  "-vf", disc10, "-c:v", "libx264", "-g", "200", "-bf", "0", "-pix_fmt", "yuv420p", keyframes.path])
         try #require(long.status == 0, "\(long.errors)")
-        let later = MaskLog()
-        let piece = try await maker.make(clip: keyframes, piece: ClipPiece(start: 5, duration: 2), format: .webp(quality: 80),
-                                         output: folder.appending(path: "later.webp"), masks: { index, alpha in await later.add(index, alpha) })
+        let (piece, later) = try await plainSticker(of: keyframes, piece: ClipPiece(start: 5, duration: 2),
+                                                    output: folder.appending(path: "later.webp"), maximumFramesPerSecond: 30)
         #expect(piece.frames == 40)
         #expect(await later.indexes == Array(100..<140))
         let first = await later.centres.first!
@@ -217,11 +225,7 @@ struct ClipStickerTests {
                                                  "-map", "0:v", "-map", "1:v", "-disposition:v:0", "0", "-disposition:v:1", "default",
                                                  "-c:v", "libx264", "-pix_fmt", "yuv420p", clip.path])
         try #require(made.status == 0, "\(made.errors)")
-        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
-        maker.tracking.usesBackgroundPlate = false
-        let masks = MaskLog()
-        let summary = try await maker.make(clip: clip, piece: ClipPiece(duration: 3), format: .webp(quality: 80),
-                                           output: folder.appending(path: "out.webp"), masks: { index, alpha in await masks.add(index, alpha) })
+        let (summary, masks) = try await plainSticker(of: clip, piece: ClipPiece(duration: 3), output: folder.appending(path: "out.webp"))
         #expect(summary.frames == 10)
         #expect(await masks.indexes == Array(0..<10))
         #expect(await masks.sizes.allSatisfy { $0 == (160, 120) })
