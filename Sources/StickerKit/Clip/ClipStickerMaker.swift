@@ -120,10 +120,13 @@ public struct ClipStickerMaker: Sendable {
     private func run(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
                      format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
                      progress: (@Sendable (Int) -> Void)?, seeksByDecoding: Bool) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
+        // A WebM with alpha asks for libvpx: kept only when this ffmpeg has it.
+        let decoder = await ClipDetection.availableDecoderArguments(clip)
         // ffmpeg starts while ffprobe reads the clip: the two start-ups (~0.1 s, both cores idle
         // otherwise) overlap. Its frames are fitted to the working side by the rule the probed size
         // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
-        let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding)
+        let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding,
+                                         decoder: decoder)
         defer { reader.close() }
         let info: ClipInfo, timeline: AnimatedImageTimeline?, videoTimeline: AnimatedImageTimeline?, evenRate: Double?
         do {
@@ -275,7 +278,8 @@ public struct ClipStickerMaker: Sendable {
                 // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
                 // runs beside the plate's building instead of before the first cut-out. It waits on
                 // its pipe until then, a frame decoded.
-                again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding)
+                again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding,
+                                            decoder: decoder)
                 again?.expectFrames(width: frameWidth, height: frameHeight)
                 again?.expectedFrameCount = expectedFrames
                 try await startTracking(lanes: &lanes)

@@ -270,6 +270,19 @@ struct ClipStickerTests {
         #expect(clear.count > first.width * first.height / 4, "the sticker's background comes back transparent")
     }
 
+    @Test("ffmpeg's list of decoders is read by name: libvpx-vp9 is listed or not, never found in another's description")
+    func decoderListing() {
+        let listing = """
+             VFS..D vp9                  Google VP9
+             V..... libvpx-vp9           libvpx VP9 (codec vp9)
+             V..... vp8_cuvid            Nvidia CUVID VP8 decoder (codec vp8)
+            """
+        #expect(ClipDetection.listsDecoder("libvpx-vp9", in: listing))
+        #expect(ClipDetection.listsDecoder("vp9", in: listing))
+        #expect(!ClipDetection.listsDecoder("libvpx", in: listing))
+        #expect(!ClipDetection.listsDecoder("libvpx-vp9", in: " VFS..D vp9                  Google VP9 (libvpx-vp9 absent)"))
+    }
+
     @Test("ffprobe's JSON gives size, frame rate and the video's own length; a file without a video stream is unreadable")
     func probeParsing() throws {
         let json = #"{"streams":[{"width":640,"height":480,"avg_frame_rate":"30000/1001","r_frame_rate":"30000/1001","duration":"2.5"}],"format":{"duration":"2.6"}}"#
