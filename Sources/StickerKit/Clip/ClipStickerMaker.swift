@@ -147,6 +147,11 @@ public struct ClipStickerMaker: Sendable {
             await reader.stop()
             throw ClipError.tooLarge(width: info.width, height: info.height)
         }
+        // A point off the frame is refused before any look, as a photo's is.
+        if case .point(let x, let y) = first, !(0..<info.width ~= x && 0..<info.height ~= y) {
+            await reader.stop()
+            throw ClipError.cutOut(.noSuchSubject(.pointOutsidePhoto(x: x, y: y, width: info.width, height: info.height)))
+        }
         let (frameWidth, frameHeight) = ClipFrameReader.fittedSize(width: info.width, height: info.height, maximumSide: workingSide)
         reader.expectFrames(width: frameWidth, height: frameHeight)
         // A GIF or APNG cut short is told by its structure; a video by the frames its container promises.

@@ -270,6 +270,19 @@ struct ClipStickerTests {
         #expect(clear.count > first.width * first.height / 4, "the sticker's background comes back transparent")
     }
 
+    @Test("A point off the clip's frame is refused as a photo's is, naming the frame's size; nothing written")
+    func pointOffTheFrameIsRefused() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 10, seconds: 1)
+        let maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        let output = folder.appending(path: "out.webp")
+        await #expect(throws: ClipError.cutOut(.noSuchSubject(.pointOutsidePhoto(x: 9999, y: 5, width: 160, height: 120)))) {
+            _ = try await maker.make(clip: clip, piece: ClipPiece(), first: .point(x: 9999, y: 5), format: .webp(quality: 80), output: output)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     @Test("ffmpeg's list of decoders is read by name: libvpx-vp9 is listed or not, never found in another's description")
     func decoderListing() {
         let listing = """
