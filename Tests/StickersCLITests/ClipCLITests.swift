@@ -54,7 +54,7 @@ struct ClipCLITests {
         }
     }
 
-    @Test("A WebM with alpha given as a clip keeps its transparency: its sticker has nothing where the clip is clear")
+    @Test("A WebM with alpha given as a clip keeps its transparency: its sticker has nothing where the clip is clear; an ffmpeg without libvpx reads it opaque")
     func webmWithAlphaStaysTransparent() async throws {
         let model = try await Stickers.model()
         let folder = try temporaryFolder()
@@ -93,6 +93,27 @@ struct ClipCLITests {
         #expect(n[0] > 50, "the opaque clip's subject reaches into the part made clear: \(counts)")
         #expect(n[1] < 16, "nothing of the sticker where the clip is clear: \(counts)")
         #expect(Double(n[3]) > 0.5 * Double(n[2]), "the visible part of the subject is still cut out: \(counts)")
+
+        // An ffmpeg built without libvpx: not among its decoders, and "Unknown decoder" when asked for.
+        let ffmpeg = try ClipTools.require("ffmpeg"), ffprobe = try ClipTools.require("ffprobe")
+        let bare = folder.appending(path: "bare")
+        try FileManager.default.createDirectory(at: bare, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bare.appending(path: "ffprobe").path, withDestinationPath: ffprobe)
+        let script = bare.appending(path: "ffmpeg")
+        try """
+            #!/bin/sh
+            for a in "$@"; do
+              [ "$a" = "-i" ] && break
+              case "$a" in libvpx*) echo "Unknown decoder '$a'" >&2; exit 1;; esac
+            done
+            case " $* " in *" -decoders "*) "\(ffmpeg)" "$@" | grep -v libvpx; exit 0;; esac
+            exec "\(ffmpeg)" "$@"
+            """.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let withoutLibvpx = try await Stickers.run(["sticker", webm.path, "-o", folder.appending(path: "c.webp").path, "--mask", folder.appending(path: "m2").path],
+                                                   environment: ["STICKERS_MODEL": model, "STICKERS_FFMPEG_DIR": bare.path])
+        #expect(withoutLibvpx.status == 0, "\(withoutLibvpx)")
+        #expect(FileManager.default.fileExists(atPath: folder.appending(path: "m2/0000.png").path))
     }
 
     @Test("A clip with ffmpeg missing exits 69 saying to install it; a truncated clip 65 naming it; nothing written")

@@ -152,7 +152,7 @@ struct BackgroundPlate: Sendable {
             guard regions.areas.count >= 2 else { continue }
             // Per region and other sample: its pixels (every `step`-th) in view there, and how many fall on that sample's subject.
             var inView = [[Int]](repeating: [Int](repeating: 0, count: samples.count), count: regions.areas.count)
-            var onSubject = inView
+            var onSubject = inView, inPlace = inView
             for y in Swift.stride(from: 0, to: fh, by: step) {
                 for x in Swift.stride(from: 0, to: fw, by: step) {
                     let label = regions.labels[y * fw + x]
@@ -163,6 +163,7 @@ struct BackgroundPlate: Sendable {
                         guard qx >= 0, qy >= 0, qx < fw, qy < fh else { continue }
                         inView[Int(label)][k] += 1
                         if samples[k].subject[qy * fw + qx] { onSubject[Int(label)][k] += 1 }
+                        if samples[k].subject[y * fw + x] { inPlace[Int(label)][k] += 1 }
                     }
                 }
             }
@@ -172,7 +173,12 @@ struct BackgroundPlate: Sendable {
                 // each: the network may miss part of a fixed thing where the subject passes in front
                 // of it, while a part that moves leaves its place in some sample.
                 let on = seen.reduce(0) { $0 + onSubject[r][$1] }, all = seen.reduce(0) { $0 + inView[r][$1] }
+                // And the background's motion must explain it better than staying put in the frame
+                // does: with a still camera (or a pan short beside the region) a subject that sits
+                // still stays with the background too, and proves nothing.
+                let inFrame = seen.reduce(0) { $0 + inPlace[r][$1] }
                 return seen.count >= 3 && on * 10 >= all * 9 && seen.allSatisfy { onSubject[r][$0] * 2 >= inView[r][$0] }
+                    && (on - inFrame) * 10 >= all
             }
             guard still.contains(true), still.contains(false) else { continue }
             for i in out[j].subject.indices where regions.labels[i] >= 0 && still[Int(regions.labels[i])] { out[j].subject[i] = false }

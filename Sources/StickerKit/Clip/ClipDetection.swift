@@ -81,6 +81,26 @@ public enum ClipDetection {
         return matroskaAlphaDecoder(head: (try? handle.read(upToCount: 8192)) ?? Data()).map { ["-c:v", $0] } ?? []
     }
 
+    /// `inputDecoderArguments`, when this machine's ffmpeg has that decoder. An ffmpeg built
+    /// without libvpx (a static build, another distribution's) would fail on "Unknown decoder":
+    /// its own VP9 or VP8 decoder reads the clip then, opaque, and the subject is found as in any
+    /// clip. ffmpeg's list of decoders is read only for a clip that asks for libvpx; when it
+    /// cannot be read, the arguments stand (ffmpeg's own message names what is missing).
+    public static func availableDecoderArguments(_ clip: URL) async -> [String] {
+        let wanted = inputDecoderArguments(clip)
+        guard let name = wanted.last, let ffmpeg = try? ExternalTool.find("ffmpeg"),
+              let listed = try? await ffmpeg.run(["-hide_banner", "-decoders"]), listed.status == 0 else { return wanted }
+        return listsDecoder(name, in: String(decoding: listed.output, as: UTF8.self)) ? wanted : []
+    }
+
+    /// Whether `ffmpeg -decoders`' output lists `name` (a line of flags, the name, its description).
+    static func listsDecoder(_ name: String, in listing: String) -> Bool {
+        listing.split(separator: "\n").contains { line in
+            let words = line.split(separator: " ")
+            return words.count >= 2 && words[1] == name
+        }
+    }
+
     /// libvpx's decoder for a Matroska head (its first kilobytes: the track entries come before
     /// the clusters) holding a VP9 or VP8 track with `AlphaMode` 1 (element 0x53C0, one byte, 1).
     static func matroskaAlphaDecoder(head: Data) -> String? {

@@ -36,11 +36,14 @@ public final class ClipFrameReader {
     /// takes ~0.06-0.1 s to start). Call `expectFrames` with `fittedSize` of the probed size
     /// before the first `next()`. `seeksByDecoding`: the piece's start is reached by decoding every
     /// frame before it (`-ss` after `-i`), for a file whose seek lands where nothing decodes.
-    public convenience init(clip: URL, piece: ClipPiece, fittingIn maximumSide: Int, seeksByDecoding: Bool = false) throws(ClipError) {
+    /// `decoder`: the arguments naming the decoder before `-i` (`ClipDetection.availableDecoderArguments`);
+    /// nil: as the clip's head asks (`ClipDetection.inputDecoderArguments`).
+    public convenience init(clip: URL, piece: ClipPiece, fittingIn maximumSide: Int, seeksByDecoding: Bool = false,
+                            decoder: [String]? = nil) throws(ClipError) {
         // Double arithmetic in the order `fittedSize` uses, and C's round (half away from zero).
         let fit = "min(1,\(maximumSide)/max(iw,ih))"
         try self.init(clip: clip, piece: piece, scale: "scale=w='max(2,round(iw*\(fit)))':h='max(2,round(ih*\(fit)))':flags=area",
-                      width: 0, height: 0, seeksByDecoding: seeksByDecoding)
+                      width: 0, height: 0, seeksByDecoding: seeksByDecoding, decoder: decoder)
     }
 
     /// The size a `width`×`height` clip's frames are fitted to within `maximumSide`.
@@ -55,14 +58,15 @@ public final class ClipFrameReader {
         self.height = height
     }
 
-    private init(clip: URL, piece: ClipPiece, scale: String?, width: Int, height: Int, seeksByDecoding: Bool) throws(ClipError) {
+    private init(clip: URL, piece: ClipPiece, scale: String?, width: Int, height: Int, seeksByDecoding: Bool,
+                 decoder: [String]? = nil) throws(ClipError) {
         let ffmpeg = try ExternalTool.find("ffmpeg")
         self.width = width
         self.height = height
         var arguments = ["-v", "error", "-nostdin"]
         let seek = piece.seekSeconds > 0 ? ["-ss", String(format: "%.3f", piece.seekSeconds)] : []
         if !seeksByDecoding { arguments += seek }
-        arguments += ClipDetection.inputFormatArguments(clip) + ClipDetection.inputDecoderArguments(clip) + ["-i", clip.path]
+        arguments += ClipDetection.inputFormatArguments(clip) + (decoder ?? ClipDetection.inputDecoderArguments(clip)) + ["-i", clip.path]
         if seeksByDecoding { arguments += seek }
         arguments += ["-map", "0:" + ClipDetection.videoStream, "-t", String(format: "%.3f", piece.duration)]
         // Every source frame once, no duplicates or drops (a GIF's variable frame times included).

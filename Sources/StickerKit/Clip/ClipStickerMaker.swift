@@ -120,10 +120,13 @@ public struct ClipStickerMaker: Sendable {
     private func run(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
                      format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
                      progress: (@Sendable (Int) -> Void)?, seeksByDecoding: Bool) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
+        // A WebM with alpha asks for libvpx: kept only when this ffmpeg has it.
+        let decoder = await ClipDetection.availableDecoderArguments(clip)
         // ffmpeg starts while ffprobe reads the clip: the two start-ups (~0.1 s, both cores idle
         // otherwise) overlap. Its frames are fitted to the working side by the rule the probed size
         // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
-        let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding)
+        let reader = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding,
+                                         decoder: decoder)
         defer { reader.close() }
         let info: ClipInfo, timeline: AnimatedImageTimeline?, videoTimeline: AnimatedImageTimeline?, evenRate: Double?
         do {
@@ -143,6 +146,11 @@ public struct ClipStickerMaker: Sendable {
         guard info.width * info.height <= maximumPixelCount else {
             await reader.stop()
             throw ClipError.tooLarge(width: info.width, height: info.height)
+        }
+        // A point off the frame is refused before any look, as a photo's is.
+        if case .point(let x, let y) = first, !(0..<info.width ~= x && 0..<info.height ~= y) {
+            await reader.stop()
+            throw ClipError.cutOut(.noSuchSubject(.pointOutsidePhoto(x: x, y: y, width: info.width, height: info.height)))
         }
         let (frameWidth, frameHeight) = ClipFrameReader.fittedSize(width: info.width, height: info.height, maximumSide: workingSide)
         reader.expectFrames(width: frameWidth, height: frameHeight)
@@ -275,7 +283,8 @@ public struct ClipStickerMaker: Sendable {
                 // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
                 // runs beside the plate's building instead of before the first cut-out. It waits on
                 // its pipe until then, a frame decoded.
-                again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding)
+                again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding,
+                                            decoder: decoder)
                 again?.expectFrames(width: frameWidth, height: frameHeight)
                 again?.expectedFrameCount = expectedFrames
                 try await startTracking(lanes: &lanes)
@@ -302,6 +311,11 @@ public struct ClipStickerMaker: Sendable {
                                                            average: fps, maximum: 30)
                 sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
                                      styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
+                // Evenly timed, the last frame shows to the piece's end at most (a 0.5 fps clip's
+                // 3 s piece: two frames, 2 + 1 s, not 2 + 2).
+                if frameStarts == nil {
+                    sink?.endMilliseconds = Int(((pieceEnd - Double(firstIndex) / sourceRate) * 1000).rounded())
+                }
             }
             let styleNow = style, layout = sink?.layout, wantsMasks = masks != nil
             let clipWidth = info.width, clipHeight = info.height
@@ -431,6 +445,8 @@ struct FrameSink {
     private var apng: AnimatedPNGWriter?
     private var webm: WebMEncoder?
     private var elapsedMilliseconds = 0, frames = 0
+    /// Where even timing ends (the piece's end, from the first frame's start); nil: no end.
+    var endMilliseconds: Int?
 
     /// The rate WebM's frames are written at (each repeated over the ticks it covers).
     let webmFramesPerSecond: Double
@@ -456,7 +472,7 @@ struct FrameSink {
     /// as the ticks it covers (a GIF's long pause repeats one frame; VP9 spends next to nothing on it).
     mutating func add(_ frame: CanvasLayout.Prepared, milliseconds given: Int? = nil) async throws {
         frames += 1
-        let end = Int((Double(frames) * 1000 / fps).rounded())
+        let end = min(Int((Double(frames) * 1000 / fps).rounded()), endMilliseconds ?? .max)
         let milliseconds = max(8, given ?? (end - elapsedMilliseconds))
         elapsedMilliseconds += milliseconds
         switch frame {

@@ -121,32 +121,50 @@ struct ClipSceneryTests {
         #expect(square / Float(squarePixels) > 0.9, "the square's alpha: \(square / Float(squarePixels))")
     }
 
-    /// Samples of a 40×30 frame (no pan) whose subject zone is `boxes` (x0, y0, x1, y1, ends excluded).
-    static func sample(_ boxes: [(Int, Int, Int, Int)]) -> BackgroundPlate.Sample {
+    /// A sample of a 40×30 frame whose background has panned `pan` px right since the first
+    /// frame's; its subject zone is `boxes` (x0, y0, x1, y1, ends excluded) in the frame, and
+    /// `fixed` ones in the scene (they move with the background).
+    static func sample(_ boxes: [(Int, Int, Int, Int)], fixed: [(Int, Int, Int, Int)] = [], pan: Int = 0) -> BackgroundPlate.Sample {
         let w = 40, h = 30
         var zone = [Bool](repeating: false, count: w * h)
-        for (x0, y0, x1, y1) in boxes { for y in y0..<y1 { for x in x0..<x1 { zone[y * w + x] = true } } }
+        let placed = boxes + fixed.map { ($0.0 + pan, $0.1, $0.2 + pan, $0.3) }
+        for (x0, y0, x1, y1) in placed { for y in y0..<y1 { for x in max(0, x0)..<min(w, x1) { zone[y * w + x] = true } } }
         let planes = ColorPlanes(width: w, height: h, red: .init(repeating: 0.5, count: w * h),
                                  green: .init(repeating: 0.5, count: w * h), blue: .init(repeating: 0.5, count: w * h))
-        return BackgroundPlate.Sample(frame: planes, offset: .zero, subject: zone)
+        return BackgroundPlate.Sample(frame: planes, offset: SIMD2(Float(pan), 0), subject: zone)
     }
 
     @Test("A piece is scenery only if its place stays on the subject: a piece that leaves it in one sample stays subject")
     func sceneryNeedsItsPlaceKept() {
         let fixed = (4, 4, 12, 12)
-        // Sample 0: the subject in two pieces, the fixed one apart; in the others joined to a moving part.
+        // The camera pans 2 px a sample. Sample 0: the subject in two pieces, the fixed one apart;
+        // in the others joined to a moving part.
         func joined(_ k: Int) -> (Int, Int, Int, Int) { (12, 4 + k, 30, 14 + k) }
-        let apart = Self.sample([fixed, (22, 16, 36, 26)])
-        var samples = [apart] + (1...5).map { Self.sample([fixed, joined($0)]) }
+        let apart = Self.sample([(22, 16, 36, 26)], fixed: [fixed])
+        var samples = [apart] + (1...5).map { Self.sample([joined($0)], fixed: [fixed], pan: 2 * $0) }
         #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == false, "the fixed piece is scenery")
         // The network missed a third of it in one sample (the subject in front): still scenery.
-        samples[3] = Self.sample([(4, 4, 12, 9), joined(3)])
+        samples[3] = Self.sample([joined(3)], fixed: [(4, 4, 12, 9)], pan: 6)
         #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == false, "a piece partly missed once is still scenery")
         // It left its place in one sample (a part of the subject that moves, or stops for a while): subject.
-        samples[3] = Self.sample([(20, 4, 28, 12), joined(3)])
+        samples[3] = Self.sample([(26, 4, 34, 12), joined(3)], pan: 6)
         #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == true, "a piece that moved once is the subject")
         // A subject in one piece is never split, however still a part of it stays.
-        let whole = [Self.sample([fixed, (12, 4, 20, 12)])] + (1...5).map { Self.sample([fixed, joined($0)]) }
+        let whole = [Self.sample([(12, 4, 20, 12)], fixed: [fixed])] + (1...5).map { Self.sample([joined($0)], fixed: [fixed], pan: 2 * $0) }
         #expect(BackgroundPlate.withoutScenery(whole)[0].subject[8 * 40 + 8] == true)
+    }
+
+    @Test("With a still camera no piece is scenery: a subject sitting still beside a part that flickers stays whole")
+    func stillCameraProvesNothing() {
+        // A large still subject (a cat filling the frame) and, in some samples, a small piece the
+        // network sees now here, now there: nothing moved with a background that never moved.
+        let cat = (6, 4, 30, 26)
+        let samples = (0..<6).map { k in Self.sample(k.isMultiple(of: 2) ? [cat, (33, 2 + 3 * k, 37, 5 + 3 * k)] : [cat]) }
+        let kept = BackgroundPlate.withoutScenery(samples)
+        for k in samples.indices { #expect(kept[k].subject[15 * 40 + 18], "sample \(k) keeps its subject") }
+        // The same with the camera panning 1 px a sample, the subject held in the frame: still kept.
+        let panned = (0..<6).map { k in Self.sample(k.isMultiple(of: 2) ? [cat, (33, 2 + 3 * k, 37, 5 + 3 * k)] : [cat], pan: k) }
+        let keptPanned = BackgroundPlate.withoutScenery(panned)
+        for k in panned.indices { #expect(keptPanned[k].subject[15 * 40 + 18], "sample \(k) keeps its subject under a short pan") }
     }
 }
