@@ -270,17 +270,6 @@ struct ClipStickerTests {
         #expect(clear.count > first.width * first.height / 4, "the sticker's background comes back transparent")
     }
 
-    @Test("An evenly timed piece ends where it was asked to: its last frame shows to the piece's end, not a whole frame past it")
-    func evenPieceEndsOnTime() async throws {
-        let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let clip = try await ClipTools.movingDisc(in: folder, fps: 1, seconds: 4)
-        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
-        maker.tracking.usesBackgroundPlate = false
-        let made = try await maker.frames(clip: clip, piece: ClipPiece(duration: 2.5))
-        #expect(made.milliseconds == [1000, 1000, 500])
-    }
-
     @Test("A point off the clip's frame is refused as a photo's is, naming the frame's size; nothing written")
     func pointOffTheFrameIsRefused() async throws {
         let folder = try scratch()
