@@ -90,15 +90,18 @@ public enum ClipDetection {
         let wanted = inputDecoderArguments(clip)
         guard let name = wanted.last, let ffmpeg = try? ExternalTool.find("ffmpeg"),
               let listed = try? await ffmpeg.run(["-hide_banner", "-decoders"]), listed.status == 0 else { return wanted }
-        return listsDecoder(name, in: String(decoding: listed.output, as: UTF8.self)) ? wanted : []
+        return listsDecoder(name, in: String(decoding: listed.output, as: UTF8.self)) == false ? [] : wanted
     }
 
-    /// Whether `ffmpeg -decoders`' output lists `name` (a line of flags, the name, its description).
-    static func listsDecoder(_ name: String, in listing: String) -> Bool {
-        listing.split(separator: "\n").contains { line in
+    /// Whether `ffmpeg -decoders`' output lists `name` (a line of six flags, the name, its
+    /// description); nil when it lists no decoder at all (not such a listing: the name stands).
+    static func listsDecoder(_ name: String, in listing: String) -> Bool? {
+        let decoders = listing.split(separator: "\n").compactMap { line -> Substring? in
             let words = line.split(separator: " ")
-            return words.count >= 2 && words[1] == name
+            guard words.count >= 2, words[0].count == 6, words[0].allSatisfy({ "VASFXBDI.".contains($0) }) else { return nil }
+            return words[1]
         }
+        return decoders.isEmpty ? nil : decoders.contains(Substring(name))
     }
 
     /// libvpx's decoder for a Matroska head (its first kilobytes: the track entries come before

@@ -311,11 +311,6 @@ public struct ClipStickerMaker: Sendable {
                                                            average: fps, maximum: 30)
                 sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
                                      styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
-                // Evenly timed, the last frame shows to the piece's end at most (a 0.5 fps clip's
-                // 3 s piece: two frames, 2 + 1 s, not 2 + 2).
-                if frameStarts == nil {
-                    sink?.endMilliseconds = Int(((pieceEnd - Double(firstIndex) / sourceRate) * 1000).rounded())
-                }
             }
             let styleNow = style, layout = sink?.layout, wantsMasks = masks != nil
             let clipWidth = info.width, clipHeight = info.height
@@ -445,8 +440,6 @@ struct FrameSink {
     private var apng: AnimatedPNGWriter?
     private var webm: WebMEncoder?
     private var elapsedMilliseconds = 0, frames = 0
-    /// Where even timing ends (the piece's end, from the first frame's start); nil: no end.
-    var endMilliseconds: Int?
 
     /// The rate WebM's frames are written at (each repeated over the ticks it covers).
     let webmFramesPerSecond: Double
@@ -472,7 +465,7 @@ struct FrameSink {
     /// as the ticks it covers (a GIF's long pause repeats one frame; VP9 spends next to nothing on it).
     mutating func add(_ frame: CanvasLayout.Prepared, milliseconds given: Int? = nil) async throws {
         frames += 1
-        let end = min(Int((Double(frames) * 1000 / fps).rounded()), endMilliseconds ?? .max)
+        let end = Int((Double(frames) * 1000 / fps).rounded())
         let milliseconds = max(8, given ?? (end - elapsedMilliseconds))
         elapsedMilliseconds += milliseconds
         switch frame {
