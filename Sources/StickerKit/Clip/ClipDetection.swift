@@ -81,18 +81,6 @@ public enum ClipDetection {
         return matroskaAlphaDecoder(head: (try? handle.read(upToCount: 8192)) ?? Data()).map { ["-c:v", $0] } ?? []
     }
 
-    /// `inputDecoderArguments`, when this machine's ffmpeg has that decoder. An ffmpeg built
-    /// without libvpx (a static build, another distribution's) would fail on "Unknown decoder":
-    /// its own VP9 or VP8 decoder reads the clip then, opaque, and the subject is found as in any
-    /// clip. ffmpeg's list of decoders is read only for a clip that asks for libvpx; when it
-    /// cannot be read, the arguments stand (ffmpeg's own message names what is missing).
-    public static func availableDecoderArguments(_ clip: URL) async -> [String] {
-        let wanted = inputDecoderArguments(clip)
-        guard let name = wanted.last, let ffmpeg = try? ExternalTool.find("ffmpeg"),
-              let listed = try? await ffmpeg.run(["-hide_banner", "-decoders"]), listed.status == 0 else { return wanted }
-        return listsDecoder(name, in: String(decoding: listed.output, as: UTF8.self)) == false ? [] : wanted
-    }
-
     /// Whether `ffmpeg -decoders`' output lists `name` (a line of six flags, the name, its
     /// description); nil when it lists no decoder at all (not such a listing: the name stands).
     static func listsDecoder(_ name: String, in listing: String) -> Bool? {

@@ -131,3 +131,18 @@ public final class ClipFrameReader {
         kill(process.processIdentifier, SIGKILL)
     }
 }
+
+// Beside the reader, not in ClipDetection.swift: that file is built alone into a fuzz target, without ExternalTool.
+extension ClipDetection {
+    /// `inputDecoderArguments`, when this machine's ffmpeg has that decoder. An ffmpeg built
+    /// without libvpx (a static build, another distribution's) would fail on "Unknown decoder":
+    /// its own VP9 or VP8 decoder reads the clip then, opaque, and the subject is found as in any
+    /// clip. ffmpeg's list of decoders is read only for a clip that asks for libvpx; when it
+    /// cannot be read, the arguments stand (ffmpeg's own message names what is missing).
+    public static func availableDecoderArguments(_ clip: URL) async -> [String] {
+        let wanted = inputDecoderArguments(clip)
+        guard let name = wanted.last, let ffmpeg = try? ExternalTool.find("ffmpeg"),
+              let listed = try? await ffmpeg.run(["-hide_banner", "-decoders"]), listed.status == 0 else { return wanted }
+        return listsDecoder(name, in: String(decoding: listed.output, as: UTF8.self)) == false ? [] : wanted
+    }
+}
