@@ -107,21 +107,23 @@ public struct ClipStickerMaker: Sendable {
     private func seekingRun(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
                             format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
                             progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
+        // A WebM with alpha asks for libvpx: kept only when this ffmpeg has it (asked once for both runs).
+        let decoder = await ClipDetection.availableDecoderArguments(clip)
         do {
             return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
-                                 progress: progress, seeksByDecoding: false)
+                                 progress: progress, decoder: decoder, seeksByDecoding: false)
         } catch is SeekFellShort {
             return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
-                                 progress: progress, seeksByDecoding: true)
+                                 progress: progress, decoder: decoder, seeksByDecoding: true)
         }
     }
 
-    /// `make` (a format and an output) or `frames` (neither: the frames kept).
+    /// `make` (a format and an output) or `frames` (neither: the frames kept); `decoder`: the
+    /// arguments naming ffmpeg's decoder (`ClipDetection.availableDecoderArguments`).
     private func run(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
                      format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
-                     progress: (@Sendable (Int) -> Void)?, seeksByDecoding: Bool) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
-        // A WebM with alpha asks for libvpx: kept only when this ffmpeg has it.
-        let decoder = await ClipDetection.availableDecoderArguments(clip)
+                     progress: (@Sendable (Int) -> Void)?, decoder: [String],
+                     seeksByDecoding: Bool) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
         // ffmpeg starts while ffprobe reads the clip: the two start-ups (~0.1 s, both cores idle
         // otherwise) overlap. Its frames are fitted to the working side by the rule the probed size
         // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
