@@ -241,7 +241,7 @@ let package = Package(
         ),
         // The CLI's own code where a unit test says more than running it (the palette's plain
         // command lines against ArgumentParser's reading of them).
-        .testTarget(name: "StickersCommandTests", dependencies: ["stickers", "SpacePhotos", "StickerKit"], swiftSettings: mainActorByDefault),
+        .testTarget(name: "StickersCommandTests", dependencies: ["stickers", "SpacePhotos", "StickerKit", "Raster", "AtomicFiles"], swiftSettings: mainActorByDefault),
         // The CLI's contract (exit statuses, --json shapes, files written), checked by running the
         // built `stickers` executable, as swift-argument-parser's example tests do.
         .testTarget(

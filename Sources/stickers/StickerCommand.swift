@@ -18,7 +18,8 @@ struct StickerCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the sticker PNG (needed unless --list-subjects).")
     var output: String?
 
-    @Option(help: "Also write the subject's alpha: 8-bit grey PNG at the photo's full, oriented size, uncropped.")
+    @Option(help: ArgumentHelp("Also write the subject's alpha: 8-bit grey PNG at the photo's full, oriented size, uncropped.",
+                               discussion: "For a clip, a folder: DIR/NNNN.png for each source frame the sticker uses (NNNN its 0-based index), at the clip's size; the folder's other NNNN.png go."))
     var mask: String?
 
     @Option(help: "Also write the sticker on a gradient of the photo's colours.")

@@ -87,9 +87,11 @@ struct BackgroundPlate: Sendable {
         // The block matching placed each sample to ~0.1 px at 256 px; against the plate itself,
         // at full size, they land to an eighth of a pixel and the plate is laid again, sharper.
         guard let rough = await laid(cleared, agreeing: agreeing) else { return nil }
-        var aligned = cleared
-        for k in aligned.indices {
-            aligned[k].offset = rough.align(aligned[k].frame, exclude: aligned[k].subject, near: aligned[k].offset)
+        // Each sample aligned in a child task (independent; one core's ~0.15 s for d01's 16 otherwise).
+        var aligned = await concurrentMap(cleared) { sample in
+            var placed = sample
+            placed.offset = rough.align(sample.frame, exclude: sample.subject, near: sample.offset)
+            return placed
         }
         if spreadsScenery {
             aligned = await withSceneryShown(aligned, before: samples.map(\.subject), noise: rough.spread)
@@ -121,18 +123,19 @@ struct BackgroundPlate: Sendable {
               let scenery = await laid(views, agreeing: 1, least: 8) else { return samples }
         let (factor, misplacement) = sceneryMatch
         let box = BoxFilter(width: fw, height: fh, radius: 1)
-        var out = samples
-        for k in samples.indices {
-            let seen = scenery.background(at: samples[k].offset, width: fw, height: fh)
-            guard seen.known.contains(true) else { continue }
-            let patch = box.mean(PlateMatte.residual(samples[k].frame, seen.color, known: seen.known))
+        // Each sample in a child task: they are independent.
+        return await concurrentMap(samples) { sample in
+            let seen = scenery.background(at: sample.offset, width: fw, height: fh)
+            guard seen.known.contains(true) else { return sample }
+            let patch = box.mean(PlateMatte.residual(sample.frame, seen.color, known: seen.known))
             let slope = box.mean(PlateMatte.gradient(seen.color, known: seen.known))
-            for i in out[k].subject.indices where out[k].subject[i] && seen.known[i]
+            var out = sample
+            for i in out.subject.indices where out.subject[i] && seen.known[i]
                 && patch[i] <= factor * noise + misplacement * slope[i] {
-                out[k].subject[i] = false
+                out.subject[i] = false
             }
+            return out
         }
-        return out
     }
 
     /// The samples with the parts of their subject that are scenery left to the background: in a
