@@ -42,7 +42,7 @@ extension StickerCommand {
         }
         // A killed run's masks, never moved in, go now.
         if let maskFolder { AtomicFileWriter.removeLeftovers(in: maskFolder) }
-        let written = MaskFiles(folder: maskFolder, madeFolders: madeFolders)
+        let written = MaskFiles(folder: maskFolder, madeFolders: madeFolders, output: outputURL)
         let maker = ClipStickerMaker(predictor: predictor, style: style.style)
         let clip = URL(fileURLWithPath: image)
         let piece = ClipPiece(start: start ?? 0, duration: duration ?? 3)
@@ -72,16 +72,19 @@ extension StickerCommand {
         progress.finish()
         switch outcome.result ?? .failure(CancellationError()) {
         case .success:
+            // The masks in, then the sticker; either failing, the masks replaced are put back.
+            do { try await written.moveIn() } catch {
+                try? FileManager.default.removeItem(at: temporary)
+                await written.rollBack()
+                throw fail("cannot write the masks: \(ErrorReason.of(error))", ExitStatus.ioError)
+            }
             guard rename(temporary.path, outputURL.path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 try? FileManager.default.removeItem(at: temporary)
-                await written.removeAll()
+                await written.rollBack()
                 throw fail("cannot write \(output): \(reason)", ExitStatus.ioError)
             }
-            do { try await written.commit() } catch {
-                await written.removeAll()
-                throw fail("cannot write \(mask ?? ""): \(ErrorReason.of(error))", ExitStatus.ioError)
-            }
+            await written.finish()
         case .failure(let error):
             try? FileManager.default.removeItem(at: temporary)
             await written.removeAll()
@@ -128,62 +131,4 @@ extension StickerCommand {
 /// What the clip's work ended with (set on the main actor by its task).
 final class ClipOutcome {
     var result: Result<AnimatedStickerSummary, any Error>?
-}
-
-/// `--mask DIR` for a clip: each used frame's alpha as DIR/NNNN.png. They are written into a
-/// hidden folder inside DIR and moved in only once the sticker is made, so a run that fails or is
-/// interrupted leaves DIR as it was (an earlier run's masks too), and after one that succeeds DIR's
-/// NNNN.png are exactly the frames this sticker uses (an earlier run's others go; no other file is
-/// touched). A killed run's hidden folder goes at the next run (`AtomicFileWriter.removeLeftovers`).
-/// DIR and its parents go again too where this run made them and it fails.
-actor MaskFiles {
-    let folder: URL?
-    /// The folders this run made, innermost first.
-    let madeFolders: [URL]
-    /// Where the masks are written until the sticker is made: `DIR/.masks.PID.UUID.partial`.
-    private let staging: URL?
-    private var names: [String] = []
-
-    init(folder: URL?, madeFolders: [URL]) {
-        self.folder = folder
-        self.madeFolders = madeFolders
-        staging = folder.map { AtomicFileWriter.temporaryURL(for: $0.appending(path: "masks")) }
-    }
-
-    func write(_ alpha: Mask, index: Int) throws {
-        guard let staging else { return }
-        if names.isEmpty { try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false) }
-        let name = String(format: "%04d.png", index)
-        try AtomicFileWriter.write(try ImageEncoder.png(alpha), to: staging.appending(path: name))
-        names.append(name)
-    }
-
-    /// Moves the masks into DIR (each rename replaces an earlier run's file of that name at once),
-    /// then removes DIR's masks that this sticker does not use.
-    func commit() throws {
-        guard let folder, let staging, !names.isEmpty else { return }
-        for name in names where rename(staging.appending(path: name).path, folder.appending(path: name).path) != 0 {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-        }
-        try? FileManager.default.removeItem(at: staging)
-        let used = Set(names)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        where Self.isMaskName(name) && !used.contains(name) {
-            try? FileManager.default.removeItem(at: folder.appending(path: name))
-        }
-        names.removeAll()
-    }
-
-    func removeAll() {
-        if let staging { try? FileManager.default.removeItem(at: staging) }
-        names.removeAll()
-        // rmdir(2): only while empty (nothing of anyone else's is removed).
-        for made in madeFolders where rmdir(made.path) != 0 { break }
-    }
-
-    /// Whether `name` is a frame's mask as `write` names them: four or more digits, `.png`.
-    static func isMaskName(_ name: String) -> Bool {
-        let stem = name.dropLast(4)
-        return name.hasSuffix(".png") && stem.count >= 4 && stem.allSatisfy { $0.isASCII && $0.isNumber }
-    }
 }

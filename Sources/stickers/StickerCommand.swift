@@ -19,7 +19,7 @@ struct StickerCommand: AsyncParsableCommand {
     var output: String?
 
     @Option(help: ArgumentHelp("Also write the subject's alpha: 8-bit grey PNG at the photo's full, oriented size, uncropped.",
-                               discussion: "For a clip, a folder: DIR/NNNN.png for each source frame the sticker uses (NNNN its 0-based index), at the clip's size; the folder's other NNNN.png go."))
+                               discussion: "For a clip, a folder: DIR/NNNN.png for each source frame the sticker uses (NNNN its 0-based index), at the clip's size; masks an earlier run wrote there and this one does not use go."))
     var mask: String?
 
     @Option(help: "Also write the sticker on a gradient of the photo's colours.")

@@ -41,7 +41,9 @@ struct ClipCLITests {
             let run = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", masks.path, "--outline", "4"],
                                              environment: ["STICKERS_MODEL": model])
             #expect(run.status == 0, "\(run)")
-            let names = contents(of: masks)
+            // The masks, and the hidden list of them (what the next run into this folder replaces).
+            let names = contents(of: masks).filter { $0 != ".stickers-masks" }
+            #expect(contents(of: masks).filter { $0.hasPrefix(".") } == [".stickers-masks"], "no temporary file left")
             #expect(names.count == 15, "\(names)")  // 1.5 s at 20 fps, every 2nd frame (at most 15 fps)
             #expect(names.first == "0000.png" && names.dropFirst().first == "0002.png")
             let mask = try Data(contentsOf: masks.appending(path: "0000.png"))
@@ -214,11 +216,40 @@ struct ClipCLITests {
         let out = folder.appending(path: "s.webp"), masks = folder.appending(path: "m")
         let run = try await Stickers.run(["sticker", apng.path, "-o", out.path, "--mask", masks.path], environment: ["STICKERS_MODEL": model])
         #expect(run.status == 0, "\(run)")
-        #expect(contents(of: masks).count == 10, "1 s at 20 fps, every 2nd frame")
+        #expect(contents(of: masks).filter { !$0.hasPrefix(".") }.count == 10, "1 s at 20 fps, every 2nd frame")
         if let webpmux = Self.tool("webpmux") {
             let text = String(decoding: try await Self.output(of: [webpmux, "-info", out.path], in: folder), as: UTF8.self)
             #expect(text.contains("Number of frames: 10"), "\(text)")
         }
+    }
+
+    @Test("A second run into a --mask folder leaves its own masks only; one that cannot move its masks in exits 74 and changes nothing")
+    func maskFolderHoldsOneRun() async throws {
+        let model = try await Stickers.model()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await Self.ladybirdClip(in: folder)
+        let out = folder.appending(path: "s.webp"), masks = folder.appending(path: "m")
+        func masksNow() -> [String] { contents(of: masks).filter { !$0.hasPrefix(".") } }
+        let whole = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", masks.path], environment: ["STICKERS_MODEL": model])
+        #expect(whole.status == 0, "\(whole)")
+        #expect(masksNow().count == 15)
+        try Data("mine".utf8).write(to: masks.appending(path: "notes.txt"))
+
+        let piece = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", masks.path, "--start", "0.5", "--duration", "0.5"],
+                                           environment: ["STICKERS_MODEL": model])
+        #expect(piece.status == 0, "\(piece)")
+        #expect(masksNow() == ["0010.png", "0012.png", "0014.png", "0016.png", "0018.png", "notes.txt"])
+        let sticker = try Data(contentsOf: out), mask = try Data(contentsOf: masks.appending(path: "0010.png"))
+
+        // A folder of the user's where a mask would go: refused before anything moves.
+        try FileManager.default.createDirectory(at: masks.appending(path: "0000.png"), withIntermediateDirectories: false)
+        let blocked = try await Stickers.run(["sticker", clip.path, "-o", out.path, "--mask", masks.path], environment: ["STICKERS_MODEL": model])
+        #expect(blocked.status == 74, "\(blocked)")
+        #expect(blocked.stderr.contains("0000.png"))
+        #expect(masksNow() == ["0000.png", "0010.png", "0012.png", "0014.png", "0016.png", "0018.png", "notes.txt"])
+        #expect(try Data(contentsOf: out) == sticker && Data(contentsOf: masks.appending(path: "0010.png")) == mask)
+        #expect(contents(of: masks).filter { $0.hasPrefix(".") } == [".stickers-masks"], "no temporary file left")
     }
 
     @Test("A clip with no subject exits 65 and writes nothing")
