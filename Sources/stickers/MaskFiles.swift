@@ -58,13 +58,14 @@ actor MaskFiles {
         // Swift lock reaches another process); it goes with the descriptor, even when killed.
         lock = open(folder.path, O_RDONLY | O_DIRECTORY)
         if lock >= 0 { _ = flock(lock, LOCK_EX) }
-        for name in names where Self.kind(of: folder.appending(path: name)) == .other {
-            throw MaskFolderError(path: folder.appending(path: name).path, reason: "something other than a file has the mask's name")
+        let kinds = names.map { Self.kind(of: folder.appending(path: $0)) }
+        if let taken = kinds.firstIndex(of: .other) {
+            throw MaskFolderError(path: folder.appending(path: names[taken]).path, reason: "something other than a file has the mask's name")
         }
         try FileManager.default.createDirectory(at: replaced, withIntermediateDirectories: false)
-        for name in names {
+        for (name, kind) in zip(names, kinds) {
             let target = folder.appending(path: name).path, kept = replaced.appending(path: name).path
-            let replacesOne = Self.kind(of: folder.appending(path: name)) == .file
+            let replacesOne = kind == .file
             if replacesOne && link(target, kept) != 0 { throw MaskFolderError(path: target, errno: errno) }
             guard rename(staging.appending(path: name).path, target) == 0 else {
                 let failure = MaskFolderError(path: target, errno: errno)

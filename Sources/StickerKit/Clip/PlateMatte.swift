@@ -5,10 +5,11 @@ import Raster
 /// 1. `removing`: where the frame shows the plate (its colour within the frame's own noise over
 ///    a 3×3 patch, or outside the followed subject in the pixel itself), the pixel is background,
 ///    whatever the network said: a salient thing fixed in the scene (a flower of the background
-///    photo) leaves the subject pixel by pixel, even where it touches it. The plate is laid only from samples where the subject was elsewhere, so a match
-///    is the background itself; but a patch of the subject coloured as the background behind it
-///    would match by chance, so what would open a hole inside the followed subject (cleared pixels
-///    not reaching the frame's border through background) is given back.
+///    photo) leaves the subject pixel by pixel, even where it touches it. The plate is laid only
+///    from samples where the subject was elsewhere, so a match is the background itself; but a
+///    patch of the subject coloured as the background behind it would match by chance, so what
+///    would open a hole inside the followed subject (cleared pixels not reaching the frame's border
+///    through background) is given back.
 /// 2. `composited`: in the edge band, the compositing equation I = αF + (1−α)B solved for α, with
 ///    B the plate and F the local foreground colour, α = (I−B)·(F−B)/|F−B|², where F and B differ
 ///    enough for it to be trusted (else the network's alpha stays).
