@@ -6,7 +6,8 @@ import Foundation
 /// error in every layer alike: BF16 everywhere misses the quality gate, BF16 in the layers of
 /// `PrecisionTable.u2netp` passes it. Chosen when the network is loaded, one flag per convolution.
 ///
-/// `STICKERS_PRECISION` sets it (read once): unset or `mixed` the tolerant layers (the default),
+/// `STICKERS_PRECISION` sets it (read once): `mixed` the tolerant layers (unset: the same where
+/// the CPU's BF16 products are faster than float's, else float: `ProductsCalibration`),
 /// `fp32` float everywhere, `bf16` every layer, `bf16:98,111,13-25` the listed convolutions (for
 /// measuring).
 public enum ReducedPrecision: Sendable, Hashable {
@@ -67,8 +68,15 @@ public enum ReducedPrecision: Sendable, Hashable {
 }
 
 extension InstructionSet {
-    /// `STICKERS_PRECISION`, read once (see `ReducedPrecision`).
-    public static let reducedPrecision = ReducedPrecision(environmentValue: ProcessInfo.processInfo.environment["STICKERS_PRECISION"])
+    /// `STICKERS_PRECISION`, read once (see `ReducedPrecision`); unset, the default (`chosen(by:)`).
+    public static let reducedPrecision = chosen(by: ProcessInfo.processInfo.environment["STICKERS_PRECISION"])
+
+    /// The precision `STICKERS_PRECISION`'s value asks for; unset (or empty), the tolerant layers
+    /// in BF16 where the CPU's BF16 products pay (`ProductsCalibration`), float elsewhere.
+    static func chosen(by value: String?) -> ReducedPrecision {
+        let unset = (value ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+        return unset && !ProductsCalibration.bf16Pays ? .float : ReducedPrecision(environmentValue: value)
+    }
 
     /// What the default kernels' precision adds to a cache key under `environment`: nil when
     /// `.best` keeps every product in float there (no AVX-512 BF16, `STICKERS_PRECISION=fp32`,
@@ -76,6 +84,6 @@ extension InstructionSet {
     /// CPU is keyed apart from float results, and the default elsewhere keys as it always did.
     public static func precisionKey(environment: [String: String]) -> String? {
         guard cpuHasAVX512BF16, widest(environment["STICKERS_KERNELS"]) == nil else { return nil }
-        return ReducedPrecision(environmentValue: environment["STICKERS_PRECISION"]).key
+        return chosen(by: environment["STICKERS_PRECISION"]).key
     }
 }

@@ -10,7 +10,8 @@ import NeuralNet
 /// Runtime's (FP32, same input, launched at the end of the same run; STICKERS_BENCH_NO_ORT=1 skips it).
 /// Every kernel set the CPU has: the default (`.best`) first, then AVX-512 in float, then on a CPU
 /// with AVX-512 BF16 its products in every layer (which misses the quality gate; for comparison),
-/// then AVX2. The default on such a CPU is BF16 in the tolerant layers only (`ReducedPrecision`).
+/// then AVX2. The default on such a CPU is BF16 in the tolerant layers only where its products pay
+/// (`ProductsCalibration`, printed), float elsewhere.
 let networkSuite = BenchmarkSuite(name: "network", summary: "U²-Net-p 320×320: CPU and wall time per inference, per kernel set, vs ONNX Runtime") {
     let modelURL = try await ModelStore().locateOrFetch { print("  \($0)") }
     let network = try NeuralNetwork(contentsOf: modelURL)
@@ -23,6 +24,15 @@ let networkSuite = BenchmarkSuite(name: "network", summary: "U²-Net-p 320×320:
         runs.append((describe(set.resolved, network), network, set.resolved))
     }
     if InstructionSet.avx512bf16.resolved == .avx512bf16 {
+        if let times = ProductsCalibration.measure() {
+            print(String(format: "  products calibration: BF16 %.1f µs, float %.1f µs a block (%.2f×): the default takes %@",
+                         times.bf16 * 1e6, times.float * 1e6, times.bf16 / times.float,
+                         ProductsCalibration.bf16Pays ? "BF16 in the tolerant layers" : "float"))
+        }
+        if InstructionSet.best.resolved != .avx512bf16 {
+            let tolerant = try NeuralNetwork(contentsOf: modelURL, precision: .tolerantLayers)
+            runs.append((describe(.avx512bf16, tolerant), tolerant, .avx512bf16))
+        }
         let everywhere = try NeuralNetwork(contentsOf: modelURL, precision: .everyLayer)
         runs.append((describe(.avx512bf16, everywhere), everywhere, .avx512bf16))
     }

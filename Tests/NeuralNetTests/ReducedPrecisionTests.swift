@@ -36,8 +36,24 @@ private func float(_ half: UInt16) -> Float { Float(bitPattern: UInt32(half) << 
         #expect(InstructionSet.precisionKey(environment: ["STICKERS_KERNELS": "avx2"]) == nil)
         #expect(InstructionSet.precisionKey(environment: ["STICKERS_PRECISION": "bf16", "STICKERS_KERNELS": "portable"]) == nil)
         let bf16CPU = InstructionSet.cpuHasAVX512BF16
-        #expect(InstructionSet.precisionKey(environment: [:]) == (bf16CPU ? ReducedPrecision.tolerantLayers.key : nil))
+        let bf16Default = bf16CPU && ProductsCalibration.bf16Pays
+        #expect(InstructionSet.precisionKey(environment: [:]) == (bf16Default ? ReducedPrecision.tolerantLayers.key : nil))
+        #expect(InstructionSet.precisionKey(environment: ["STICKERS_PRECISION": "mixed"]) == (bf16CPU ? ReducedPrecision.tolerantLayers.key : nil))
         #expect(InstructionSet.precisionKey(environment: ["STICKERS_PRECISION": "bf16"]) == (bf16CPU ? "bf16" : nil))
+    }
+
+    @Test("unset, the precision is the tolerant layers where the CPU's BF16 products pay, else float; set, as asked")
+    func theDefaultPrecisionFollowsWhatPaysOnThisCPU() throws {
+        #expect(InstructionSet.chosen(by: nil) == (ProductsCalibration.bf16Pays ? .tolerantLayers : ReducedPrecision.float))
+        #expect(InstructionSet.chosen(by: " ") == InstructionSet.chosen(by: nil))
+        #expect(InstructionSet.chosen(by: "mixed") == .tolerantLayers)
+        #expect(InstructionSet.chosen(by: "fp32") == ReducedPrecision.float)
+        guard InstructionSet.cpuHasAVX512BF16 else {
+            #expect(ProductsCalibration.measure() == nil && !ProductsCalibration.bf16Pays)
+            return
+        }
+        let times = try #require(ProductsCalibration.measure(rounds: 2))
+        #expect(times.bf16 > 0 && times.float > 0 && times.bf16.isFinite && times.float.isFinite)
     }
 
     @Test("U²-Net-p takes BF16 in its table's layers only; every Winograd layer when asked; none in float")

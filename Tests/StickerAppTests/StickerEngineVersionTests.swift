@@ -13,9 +13,15 @@ func forcedKernelsAreKeyedApart() {
     #expect(fp32 == base)
     #expect(portable == base + ";kernels=portable")
     if InstructionSet.avx512bf16.resolved == .avx512bf16 {
-        // The default (BF16 in the tolerant layers) and BF16 everywhere: apart from float and each other.
-        #expect(plain == base + ";precision=" + ReducedPrecision.tolerantLayers.key!)
-        #expect(Set([plain, fp32, bf16, portable]).count == 4)
+        // BF16 everywhere: apart from float. The default is BF16 in the tolerant layers where its
+        // products pay here (apart from both), else float (float's key).
+        #expect(Set([fp32, bf16, portable]).count == 3)
+        if ProductsCalibration.bf16Pays {
+            #expect(plain == base + ";precision=" + ReducedPrecision.tolerantLayers.key!)
+            #expect(Set([plain, fp32, bf16, portable]).count == 4)
+        } else {
+            #expect(plain == base)
+        }
     } else {
         // No BF16 here: every choice of precision computes in float, under the key it always had.
         #expect(plain == base && bf16 == base)
