@@ -90,7 +90,7 @@ import Testing
                 + #""localReach":2,"matchFactor":2.5,"maximumNoise":0.05,"minimumContrast":0.1,"misplacement":0.3,"pixelMatch":1,"restoredShare":0.15,"restoresBeyond":3,"snap":0.04,"#
                 + #""solvesLocally":true},"plateAgreeing":2,"plateSamples":16,"#
                 + #""plateSubjectReach":6,"previousWeight":0,"refusesScenery":true,"trackingReach":12,"usesBackgroundPlate":true},"#
-                + #""version":8}"#)
+                + #""version":9}"#)
         let name = key.diskKey(clipDigest: "c0ffee").name
         #expect(name.hasPrefix("c0ffee-clip-") && name.count == "c0ffee-clip-".count + 16, "\(name)")
     }

@@ -176,7 +176,14 @@ public struct ClipStickerMaker: Sendable {
         /// by the file's own timing (GIF, APNG, a variable-rate video), to the piece's end at most,
         /// rounded on the running clock; nil: even at the rate.
         func milliseconds(ofUsed k: Int) -> Int? {
-            guard let starts = frameStarts else { return nil }
+            guard let starts = frameStarts else {
+                // Even: a frame whose time runs past the piece's end shows to the end only (a
+                // 0.5 fps clip's 3 s piece holds frames at 0 and 2 s: 2 + 1 s, not 2 + 2 s, which
+                // Telegram's 3 s would refuse).
+                let end = Double((k + 1) * step) / sourceRate
+                guard end > piece.duration + 1e-6 else { return nil }
+                return max(1, Int((piece.duration * 1000).rounded()) - Int((Double(k * step) / sourceRate * 1000).rounded()))
+            }
             let first = firstIndex + k * step
             guard first < starts.count - 1 else { return nil }
             let end = min(starts[min(first + step, starts.count - 1)], pieceEnd)
@@ -308,9 +315,12 @@ public struct ClipStickerMaker: Sendable {
                 if style.outlineWidth == nil, let box = tracker.firstCutOut?.mask.bounds {
                     style.outlineWidth = style.resolvedOutlineWidth(width: box.width, height: box.height)
                 }
-                // WebM's constant rate: a GIF's shortest frame gets a tick of its own.
-                let webmRate = FrameDurations.constantRate(for: (0..<total).compactMap(milliseconds(ofUsed:)),
-                                                           average: fps, maximum: 30)
+                // WebM's constant rate: a GIF's shortest frame gets a tick of its own, and so does
+                // an even clip's last frame cut short by the piece's end.
+                let even = FrameDurations.even(count: total, framesPerSecond: fps)
+                let durations = frameStarts == nil ? (0..<total).map { milliseconds(ofUsed: $0) ?? even[$0] }
+                    : (0..<total).compactMap(milliseconds(ofUsed:))
+                let webmRate = FrameDurations.constantRate(for: durations, average: fps, maximum: 30)
                 sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
                                      styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
             }

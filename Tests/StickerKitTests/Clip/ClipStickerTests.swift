@@ -131,6 +131,32 @@ struct ClipStickerTests {
         }
     }
 
+    @Test("A clip slower than its piece: the last frame shows to the piece's end only, in every format",
+          arguments: ["webp", "png", "webm"])
+    func theLastFrameEndsWithThePiece(_ ext: String) async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 2 frames a second: a 1.2 s piece holds the frames at 0, 0.5 and 1 s; the last shows 0.2 s.
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 2, seconds: 3)
+        var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+        maker.tracking.usesBackgroundPlate = false
+        let output = folder.appending(path: "out.\(ext)")
+        let summary = try await maker.make(clip: clip, piece: ClipPiece(start: 0, duration: 1.2),
+                                           format: try #require(AnimatedFormat(pathExtension: ext)), output: output)
+        #expect(summary.frames == 3)
+        if ext == "webm" {
+            // A constant rate whose ticks divide 1.2 s (5 fps): six ticks, not 1.5 s of them.
+            let probe = try await ClipTools.runToEnd([try ClipTools.require("ffprobe"), "-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                      "-show_entries", "stream=nb_read_frames,r_frame_rate", "-of", "csv=p=0", output.path])
+            #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "5/1,6", "\(probe)")
+        } else if ext == "webp" {
+            #expect(try await ClipTools.webpDurations(output) == [500, 500, 200])
+        } else {
+            let pillow = try await ClipTools.pillowInfo(output)
+            #expect((pillow["durations"] as? [Double])?.map { Int($0.rounded()) } == [500, 500, 200], "\(pillow)")
+        }
+    }
+
     @Test("A video whose frame rate varies (a phone's) is timed by its frames' own times, from the frame its start names, an edit list's cut frames left out")
     func variableRateVideoIsTimedByItsFrames() async throws {
         let folder = try scratch()
