@@ -1,5 +1,9 @@
-#if arch(x86_64)
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if arch(x86_64)
 import NeuralNetAVX512
 import NeuralNetBF16
 #endif

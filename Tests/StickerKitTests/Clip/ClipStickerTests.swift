@@ -97,6 +97,13 @@ struct ClipStickerTests {
         #expect(FrameDurations.constantRate(for: [100, 500, 50], average: 6.7, maximum: 30) == 20)
         #expect(FrameDurations.constantRate(for: [20, 20, 2400], average: 1.2, maximum: 30) == 30)
         #expect(FrameDurations.constantRate(for: [70, 70, 300], average: 6.5, maximum: 30) == 15)
+        // An even clip's last frame cut short by the piece's end: by a few milliseconds (29.97 fps
+        // thinned to 14.985 in 3 s) the rate stays, one tick a frame; by half a tick or more it rises.
+        let thinned = Array(FrameDurations.even(count: 45, framesPerSecond: 14.985).dropLast()) + [64]
+        #expect(FrameDurations.constantRate(for: thinned, average: 14.985, maximum: 30) == 14.985)
+        #expect(FrameDurations.repeats(thinned, framesPerSecond: 14.985) == Array(repeating: 1, count: 45))
+        #expect(FrameDurations.constantRate(for: [2000, 1000], average: 0.5, maximum: 30) == 5)
+        #expect(FrameDurations.constantRate(for: [500, 500, 200], average: 2, maximum: 30) == 5)
         // Whole fifths of a second: 3 s of 70 ms frames at 15 fps take 45 ticks, exactly 3 s.
         #expect(FrameDurations.repeats(Array(repeating: 70, count: 42) + [60], framesPerSecond: 15).reduce(0, +) == 45)
     }
