@@ -71,6 +71,13 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// (at 0.5 the dev set's c10 took its post in: docs/benchmarks.md); nothing is given then.
     public var restoresBeyond: Float = 3
     public var restoredShare: Float = 0.15
+    /// How far (px) the plate may be misplaced in the tolerance the giving back goes beyond: a
+    /// quarter of the clearing's `misplacement` (the plate is placed to an eighth of a pixel).
+    /// With the clearing's whole 0.3 px, tripled, a grass blade's edge behind a spade's handle
+    /// took the handle's pixels for a misplaced plate and cut it apart from the spade: the shared
+    /// set's d02 lost its handle in 12 of its 30 frames, flickering in and out (now 3 whole, 3 in
+    /// part; docs/benchmarks.md).
+    public var restoringMisplacement: Float = 0.075
 
     public init() {}
 
@@ -125,7 +132,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
             out = withoutCrumbs(out, before: alpha, width: w, height: h)
         }
         // After the crumbs: a given-back part stands 2 px off the subject's edge, and would be one.
-        out = restored(out, residual: residual, tolerance: { matchFactor * noise + misplacement * slope[$0] }, known: known,
+        out = restored(out, residual: residual, tolerance: { matchFactor * noise + restoringMisplacement * slope[$0] }, known: known,
                        subject: subject, width: w, height: h)
         return (out, noise, residual, fading)
     }

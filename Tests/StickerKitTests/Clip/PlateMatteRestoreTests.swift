@@ -55,6 +55,42 @@ struct PlateMatteRestoreTests {
         #expect(out[HandleScene.index(41, HandleScene.block.y + HandleScene.block.side + 5)] == 1)
     }
 
+    @Test("A handle crossing a striped background comes back past the stripes: a sharp plate edge behind it is no misplacement")
+    func handleCrossesStripes() throws {
+        // The plate grey with a band of 2 px stripes (red and green, 0.4 apart per pixel) that the
+        // handle crosses; the handle (0.6, 0.6, 0.3) differs from either stripe by 0.33.
+        let w = HandleScene.width, h = HandleScene.height, n = w * h
+        let block = HandleScene.block, bottom = block.y + block.side
+        var plate = ColorPlanes(width: w, height: h, red: [Float](repeating: 0.5, count: n),
+                                green: [Float](repeating: 0.5, count: n), blue: [Float](repeating: 0.5, count: n))
+        for y in (bottom + 4)..<(bottom + 12) {
+            let redStripe = (y / 2) % 2 == 0
+            for x in 0..<w {
+                plate.red[y * w + x] = redStripe ? 1 : 0.2
+                plate.green[y * w + x] = redStripe ? 0.2 : 1
+                plate.blue[y * w + x] = 0.3
+            }
+        }
+        var image = plate, alpha = [Float](repeating: 0, count: n), subject = [Bool](repeating: false, count: n)
+        for y in block.y..<bottom {
+            for x in block.x..<(block.x + block.side) {
+                image.red[y * w + x] = 0.9; alpha[y * w + x] = 1; subject[y * w + x] = true
+            }
+        }
+        for y in bottom..<(bottom + 16) {
+            for x in 40..<44 { image.red[y * w + x] = 0.6; image.green[y * w + x] = 0.6; image.blue[y * w + x] = 0.3 }
+        }
+        let known = [Bool](repeating: true, count: n)
+        let out = try #require(PlateMatte().removing(alpha: alpha, image: image, background: plate, known: known, subject: subject)).alpha
+        #expect(out[HandleScene.index(41, bottom + 8)] == 1, "on the stripes")
+        #expect(out[HandleScene.index(41, bottom + 14)] == 1, "past them")
+        // Tolerating the clearing's whole misplacement, the stripes cut the handle off.
+        var whole = PlateMatte()
+        whole.restoringMisplacement = whole.misplacement
+        let cut = try #require(whole.removing(alpha: alpha, image: image, background: plate, known: known, subject: subject)).alpha
+        #expect(cut[HandleScene.index(41, bottom + 14)] == 0)
+    }
+
     @Test("More than the restored share of the subject's area is no missed part: nothing is given back; 0 turns it off")
     func tooLargeOrOffGivesNothing() throws {
         let known = [Bool](repeating: true, count: HandleScene.width * HandleScene.height)
