@@ -69,6 +69,8 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// too). At most `restoredShare` of the subject's area is given: more is no missed part but
     /// something else the plate does not show, such as a post in front moving at its own pace
     /// (at 0.5 the dev set's c10 took its post in: docs/benchmarks.md); nothing is given then.
+    /// The subject's area is the frame's followed subject, or `subjectArea` when larger (the
+    /// clip's largest: a frame whose look saw less of the subject gives back as much).
     public var restoresBeyond: Float = 3
     public var restoredShare: Float = 0.15
     /// How far (px) the plate may be misplaced in the tolerance the giving back goes beyond: a
@@ -95,7 +97,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// this frame (too little of it seen, or the frame too far from it). Also the frame's noise
     /// and residual, and the clearing's ramp (`clearingRamp`; nil: nothing on it) for `faded`.
     /// `subject`: where the followed subject is (its interior is protected from holes, and not faded).
-    func removing(alpha: [Float], image: ColorPlanes, background: ColorPlanes, known: [Bool], subject: [Bool])
+    func removing(alpha: [Float], image: ColorPlanes, background: ColorPlanes, known: [Bool], subject: [Bool], subjectArea: Int = 0)
         -> (alpha: [Float], noise: Float, residual: [Float], fading: [Float]?)? {
         let w = image.width, h = image.height
         let residual = Self.residual(image, background, known: known)
@@ -135,7 +137,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         out = restored(out, residual: residual, image: image, background: background,
                        tolerance: { matchFactor * noise + restoringMisplacement * slope[$0] },
                        clearing: { matchFactor * noise + misplacement * slope[$0] }, known: known,
-                       subject: subject, width: w, height: h)
+                       subject: subject, subjectArea: subjectArea, width: w, height: h)
         return (out, noise, residual, fading)
     }
 
@@ -143,11 +145,12 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// subject's pixels, through 8-connected pixels far from the known plate (each pixel's own
     /// residual: a 3×3 patch reaches a pixel past the subject's edge and would grow it all round).
     func restored(_ alpha: [Float], residual: [Float], image: ColorPlanes, background: ColorPlanes, tolerance: (Int) -> Float,
-                  clearing: (Int) -> Float, known: [Bool], subject: [Bool], width w: Int, height h: Int) -> [Float] {
+                  clearing: (Int) -> Float, known: [Bool], subject: [Bool], subjectArea: Int = 0,
+                  width w: Int, height h: Int) -> [Float] {
         guard restoresBeyond > 0 else { return alpha }
         var queue = [Int](), seen = [Bool](repeating: false, count: alpha.count)
         for i in alpha.indices where subject[i] && alpha[i] >= 0.5 { queue.append(i); seen[i] = true }
-        let seeds = queue.count, limit = Int(restoredShare * Float(seeds))
+        let seeds = queue.count, limit = Int(restoredShare * Float(max(seeds, subjectArea)))
         guard seeds > 0 else { return alpha }
         // The edge's own mixed pixels differ from the plate too: passed through, left to the compositing solve.
         let edge = ClipSubjectTracker.grown(Plane(width: w, height: h, values: alpha.map { $0 > 0.01 ? 1 : 0 }), by: 2)

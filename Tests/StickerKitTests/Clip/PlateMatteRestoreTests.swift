@@ -119,6 +119,19 @@ struct PlateMatteRestoreTests {
         for y in (bottom + 5)..<(bottom + 15) { #expect(out[HandleScene.index(48, y)] == 0, "row \(y)") }
     }
 
+    @Test("A frame whose subject looks smaller than the clip's largest gives back by the largest: a long handle comes back")
+    func restoredShareCountsTheClipsLargestSubject() throws {
+        let known = [Bool](repeating: true, count: HandleScene.width * HandleScene.height)
+        let bottom = HandleScene.block.y + HandleScene.block.side
+        let long = HandleScene.make(handleLength: 32)   // 128 px: more than 15 % of the block's 576
+        let alone = try #require(PlateMatte().removing(alpha: long.alpha, image: long.image, background: long.plate,
+                                                       known: known, subject: long.subject)).alpha
+        #expect(alone[HandleScene.index(41, bottom + 8)] == 0)
+        let byClip = try #require(PlateMatte().removing(alpha: long.alpha, image: long.image, background: long.plate,
+                                                        known: known, subject: long.subject, subjectArea: 1_000)).alpha
+        #expect(byClip[HandleScene.index(41, bottom + 8)] == 1)
+    }
+
     @Test("More than the restored share of the subject's area is no missed part: nothing is given back; 0 turns it off")
     func tooLargeOrOffGivesNothing() throws {
         let known = [Bool](repeating: true, count: HandleScene.width * HandleScene.height)
