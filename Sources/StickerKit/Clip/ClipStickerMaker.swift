@@ -308,7 +308,7 @@ public struct ClipStickerMaker: Sendable {
             let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing) : nil
             samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
             sampler = nil
-            let cutter = tracker.cutter(plate: plate)
+            let cutter = tracker.cutter(plate: plate, largestSubject: looks.map(\.subjectShare).max() ?? 0)
             let total = looks.count, firstHalf = (total + 1) / 2
             if total > 0 {
                 // One outline width for every frame (the first frame's subject's), so it stays steady.

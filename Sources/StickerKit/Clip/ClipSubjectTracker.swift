@@ -77,6 +77,11 @@ public final class ClipSubjectTracker {
             Mask(width: plane.width, height: plane.height, values: plane.values.map { UInt8(min(1, max(0, $0)) * 255 + 0.5) })
         }
 
+        /// The share of the frame its subject covers (saliency above ½).
+        var subjectShare: Float {
+            Float(saliency.values.lazy.filter { $0 > 127 }.count) / Float(max(1, saliency.values.count))
+        }
+
         var saliencyPlane: Plane {
             Plane(width: saliency.width, height: saliency.height, values: saliency.values.map { Float($0) * (1 / 255) })
         }
@@ -264,9 +269,9 @@ public final class ClipSubjectTracker {
     }
 
     /// What cuts the frames out along their looks (second pass), once the first is done.
-    func cutter(plate: BackgroundPlate? = nil) -> FrameCutter {
+    func cutter(plate: BackgroundPlate? = nil, largestSubject: Float = 0) -> FrameCutter {
         FrameCutter(extractor: extractor, scenery: scenery, plate: plate, matte: settings.matte,
-                    subjectReach: settings.plateSubjectReach)
+                    subjectReach: settings.plateSubjectReach, largestSubject: largestSubject)
     }
 
     /// After the last frame: throws `.noClearSubject` when the clip showed scenery (the camera

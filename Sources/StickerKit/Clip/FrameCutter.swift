@@ -11,6 +11,10 @@ extension ClipSubjectTracker {
         var plate: BackgroundPlate?
         let matte: PlateMatte
         let subjectReach: Int
+        /// The largest share of the frame the followed subject covers in any look of the clip
+        /// (`PlateMatte.restored`'s measure of the subject: d02's spade, 15 % smaller in the
+        /// first frames where the network missed its handle, could not take the handle back).
+        var largestSubject: Float = 0
 
         /// The frame at the size its alpha is refined at.
         func working(_ frame: Image) async -> ColorPlanes {
@@ -66,7 +70,8 @@ extension ClipSubjectTracker {
                 let background = plate.background(at: placed, width: work.width, height: work.height)
                 let followed = subject.resized(width: work.width, height: work.height, filter: .bilinear).values.map { $0 > 0.5 }
                 if let removed = matte.removing(alpha: alpha, image: work, background: background.color, known: background.known,
-                                                subject: followed) {
+                                                subject: followed,
+                                                subjectArea: Int(largestSubject * Float(work.width * work.height))) {
                     alpha = removed.alpha
                     seen = (background.color, background.known, removed.noise, removed.residual)
                     fading = removed.fading

@@ -69,6 +69,8 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// too). At most `restoredShare` of the subject's area is given: more is no missed part but
     /// something else the plate does not show, such as a post in front moving at its own pace
     /// (at 0.5 the dev set's c10 took its post in: docs/benchmarks.md); nothing is given then.
+    /// The subject's area is the frame's followed subject, or `subjectArea` when larger (the
+    /// clip's largest: a frame whose look saw less of the subject gives back as much).
     public var restoresBeyond: Float = 3
     public var restoredShare: Float = 0.15
     /// How far (px) the plate may be misplaced in the tolerance the giving back goes beyond: a
@@ -95,7 +97,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// this frame (too little of it seen, or the frame too far from it). Also the frame's noise
     /// and residual, and the clearing's ramp (`clearingRamp`; nil: nothing on it) for `faded`.
     /// `subject`: where the followed subject is (its interior is protected from holes, and not faded).
-    func removing(alpha: [Float], image: ColorPlanes, background: ColorPlanes, known: [Bool], subject: [Bool])
+    func removing(alpha: [Float], image: ColorPlanes, background: ColorPlanes, known: [Bool], subject: [Bool], subjectArea: Int = 0)
         -> (alpha: [Float], noise: Float, residual: [Float], fading: [Float]?)? {
         let w = image.width, h = image.height
         let residual = Self.residual(image, background, known: known)
@@ -132,20 +134,23 @@ public struct PlateMatte: Sendable, Hashable, Codable {
             out = withoutCrumbs(out, before: alpha, width: w, height: h)
         }
         // After the crumbs: a given-back part stands 2 px off the subject's edge, and would be one.
-        out = restored(out, residual: residual, tolerance: { matchFactor * noise + restoringMisplacement * slope[$0] }, known: known,
-                       subject: subject, width: w, height: h)
+        out = restored(out, residual: residual, image: image, background: background,
+                       tolerance: { matchFactor * noise + restoringMisplacement * slope[$0] },
+                       clearing: { matchFactor * noise + misplacement * slope[$0] }, known: known,
+                       subject: subject, subjectArea: subjectArea, width: w, height: h)
         return (out, noise, residual, fading)
     }
 
     /// `alpha` with the subject's missed parts given back (`restoresBeyond`): from the followed
     /// subject's pixels, through 8-connected pixels far from the known plate (each pixel's own
     /// residual: a 3×3 patch reaches a pixel past the subject's edge and would grow it all round).
-    func restored(_ alpha: [Float], residual: [Float], tolerance: (Int) -> Float, known: [Bool], subject: [Bool],
+    func restored(_ alpha: [Float], residual: [Float], image: ColorPlanes, background: ColorPlanes, tolerance: (Int) -> Float,
+                  clearing: (Int) -> Float, known: [Bool], subject: [Bool], subjectArea: Int = 0,
                   width w: Int, height h: Int) -> [Float] {
         guard restoresBeyond > 0 else { return alpha }
         var queue = [Int](), seen = [Bool](repeating: false, count: alpha.count)
         for i in alpha.indices where subject[i] && alpha[i] >= 0.5 { queue.append(i); seen[i] = true }
-        let seeds = queue.count, limit = Int(restoredShare * Float(seeds))
+        let seeds = queue.count, limit = Int(restoredShare * Float(max(seeds, subjectArea)))
         guard seeds > 0 else { return alpha }
         // The edge's own mixed pixels differ from the plate too: passed through, left to the compositing solve.
         let edge = ClipSubjectTracker.grown(Plane(width: w, height: h, values: alpha.map { $0 > 0.01 ? 1 : 0 }), by: 2)
@@ -159,6 +164,11 @@ public struct PlateMatte: Sendable, Hashable, Codable {
                     guard !seen[j] else { continue }
                     seen[j] = true
                     guard alpha[j] < 0.5, known[j], residual[j] > restoresBeyond * tolerance(j) else { continue }
+                    // Within the clearing's own tolerance, tripled, a pixel whose patch shows the
+                    // plate darkened is a shadow the subject casts on textured ground, not a part of it.
+                    if residual[j] <= restoresBeyond * clearing(j), Self.showsShade(of: background, in: image, at: j, known: known, tolerance: tolerance(j)) {
+                        continue
+                    }
                     queue.append(j)
                     guard !edge[j] else { continue }
                     added.append(j)
@@ -170,6 +180,29 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         var out = alpha
         for j in added { out[j] = 1 }
         return out
+    }
+
+    /// Whether the patch around pixel `i` (3×3) shows the plate darkened, its texture kept: a
+    /// shadow cast on the ground. Some k in 0.25…1 takes the plate's patch to the frame's within
+    /// `tolerance` (RGB distance / √3, on average). A part of the subject hides the ground's
+    /// texture instead, however its colour compares.
+    static func showsShade(of background: ColorPlanes, in image: ColorPlanes, at i: Int, known: [Bool], tolerance: Float) -> Bool {
+        let w = image.width, h = image.height, x = i % w, y = i / w
+        var pb: Float = 0, bb: Float = 0, pp: Float = 0, n: Float = 0
+        for py in max(0, y - 1)...min(h - 1, y + 1) {
+            for px in max(0, x - 1)...min(w - 1, x + 1) {
+                let j = py * w + px
+                guard known[j] else { continue }
+                let b = SIMD3(background.red[j], background.green[j], background.blue[j])
+                let p = SIMD3(image.red[j], image.green[j], image.blue[j])
+                pb += (p * b).sum(); bb += (b * b).sum(); pp += (p * p).sum(); n += 1
+            }
+        }
+        guard bb > 1e-6, n > 0 else { return false }
+        let k = pb / bb
+        guard k >= 0.25, k < 1 else { return false }
+        // Σ|p − k b|² = Σp² − 2kΣp·b + k²Σb², with k = Σp·b / Σb²: Σp² − k Σp·b.
+        return (max(0, pp - k * pb) / (3 * n)).squareRoot() <= tolerance
     }
 
     /// `alpha` scaled by the clearing's ramp (`removing`'s `fading`), once every solve is done (a

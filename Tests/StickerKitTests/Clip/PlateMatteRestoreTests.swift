@@ -55,15 +55,14 @@ struct PlateMatteRestoreTests {
         #expect(out[HandleScene.index(41, HandleScene.block.y + HandleScene.block.side + 5)] == 1)
     }
 
-    @Test("A handle crossing a striped background comes back past the stripes: a sharp plate edge behind it is no misplacement")
-    func handleCrossesStripes() throws {
-        // The plate grey with a band of 2 px stripes (red and green, 0.4 apart per pixel) that the
-        // handle crosses; the handle (0.6, 0.6, 0.3) differs from either stripe by 0.33.
+    /// The plate grey with a band of 2 px stripes (red and green, 0.4 apart per pixel) across the
+    /// frame, `band` px below the block; the frame is the plate with the block (found) painted in.
+    private static func stripedScene(band: Range<Int> = 4..<12) -> (image: ColorPlanes, plate: ColorPlanes, alpha: [Float], subject: [Bool]) {
         let w = HandleScene.width, h = HandleScene.height, n = w * h
         let block = HandleScene.block, bottom = block.y + block.side
         var plate = ColorPlanes(width: w, height: h, red: [Float](repeating: 0.5, count: n),
                                 green: [Float](repeating: 0.5, count: n), blue: [Float](repeating: 0.5, count: n))
-        for y in (bottom + 4)..<(bottom + 12) {
+        for y in (bottom + band.lowerBound)..<(bottom + band.upperBound) {
             let redStripe = (y / 2) % 2 == 0
             for x in 0..<w {
                 plate.red[y * w + x] = redStripe ? 1 : 0.2
@@ -77,18 +76,60 @@ struct PlateMatteRestoreTests {
                 image.red[y * w + x] = 0.9; alpha[y * w + x] = 1; subject[y * w + x] = true
             }
         }
+        return (image, plate, alpha, subject)
+    }
+
+    @Test("A handle crossing a striped background comes back past the stripes: a sharp plate edge behind it is no misplacement")
+    func handleCrossesStripes() throws {
+        // The handle (0.6, 0.6, 0.3) differs from either stripe by 0.33 and hides their texture.
+        var scene = Self.stripedScene()
+        let w = HandleScene.width, bottom = HandleScene.block.y + HandleScene.block.side
         for y in bottom..<(bottom + 16) {
-            for x in 40..<44 { image.red[y * w + x] = 0.6; image.green[y * w + x] = 0.6; image.blue[y * w + x] = 0.3 }
+            for x in 40..<44 { scene.image.red[y * w + x] = 0.6; scene.image.green[y * w + x] = 0.6; scene.image.blue[y * w + x] = 0.3 }
         }
-        let known = [Bool](repeating: true, count: n)
-        let out = try #require(PlateMatte().removing(alpha: alpha, image: image, background: plate, known: known, subject: subject)).alpha
+        let known = [Bool](repeating: true, count: scene.alpha.count)
+        let out = try #require(PlateMatte().removing(alpha: scene.alpha, image: scene.image, background: scene.plate,
+                                                     known: known, subject: scene.subject)).alpha
         #expect(out[HandleScene.index(41, bottom + 8)] == 1, "on the stripes")
         #expect(out[HandleScene.index(41, bottom + 14)] == 1, "past them")
         // Tolerating the clearing's whole misplacement, the stripes cut the handle off.
         var whole = PlateMatte()
         whole.restoringMisplacement = whole.misplacement
-        let cut = try #require(whole.removing(alpha: alpha, image: image, background: plate, known: known, subject: subject)).alpha
+        let cut = try #require(whole.removing(alpha: scene.alpha, image: scene.image, background: scene.plate,
+                                              known: known, subject: scene.subject)).alpha
         #expect(cut[HandleScene.index(41, bottom + 14)] == 0)
+    }
+
+    @Test("A shadow the subject casts on striped ground is not given back: the stripes show through it, darkened")
+    func shadowOnStripesStaysBackground() throws {
+        var scene = Self.stripedScene(band: 4..<24)
+        let w = HandleScene.width, bottom = HandleScene.block.y + HandleScene.block.side
+        for y in bottom..<(bottom + 16) {
+            for x in 46..<52 {
+                let i = y * w + x
+                scene.image.red[i] *= 0.5; scene.image.green[i] *= 0.5; scene.image.blue[i] *= 0.5
+            }
+        }
+        let known = [Bool](repeating: true, count: scene.alpha.count)
+        let out = try #require(PlateMatte().removing(alpha: scene.alpha, image: scene.image, background: scene.plate,
+                                                     known: known, subject: scene.subject)).alpha
+        // Over the plain ground next to the subject it comes back, as any part the plate does not
+        // show: there a shadow is told by its colour alone, which a part of the subject may share.
+        // Its last row's patch takes in the unshaded ground below it: left out.
+        for y in (bottom + 5)..<(bottom + 15) { #expect(out[HandleScene.index(48, y)] == 0, "row \(y)") }
+    }
+
+    @Test("A frame whose subject looks smaller than the clip's largest gives back by the largest: a long handle comes back")
+    func restoredShareCountsTheClipsLargestSubject() throws {
+        let known = [Bool](repeating: true, count: HandleScene.width * HandleScene.height)
+        let bottom = HandleScene.block.y + HandleScene.block.side
+        let long = HandleScene.make(handleLength: 32)   // 128 px: more than 15 % of the block's 576
+        let alone = try #require(PlateMatte().removing(alpha: long.alpha, image: long.image, background: long.plate,
+                                                       known: known, subject: long.subject)).alpha
+        #expect(alone[HandleScene.index(41, bottom + 8)] == 0)
+        let byClip = try #require(PlateMatte().removing(alpha: long.alpha, image: long.image, background: long.plate,
+                                                        known: known, subject: long.subject, subjectArea: 1_000)).alpha
+        #expect(byClip[HandleScene.index(41, bottom + 8)] == 1)
     }
 
     @Test("More than the restored share of the subject's area is no missed part: nothing is given back; 0 turns it off")
