@@ -70,7 +70,8 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// something else the plate does not show, such as a post in front moving at its own pace
     /// (at 0.5 the dev set's c10 took its post in: docs/benchmarks.md); nothing is given then.
     /// The subject's area is the frame's followed subject, or `subjectArea` when larger (the
-    /// clip's largest: a frame whose look saw less of the subject gives back as much).
+    /// clip's largest: a frame whose look saw less of the subject gives back as much), up to a
+    /// quarter more than the frame's own.
     public var restoresBeyond: Float = 3
     public var restoredShare: Float = 0.15
     /// How far (px) the plate may be misplaced in the tolerance the giving back goes beyond: a
@@ -150,7 +151,9 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         guard restoresBeyond > 0 else { return alpha }
         var queue = [Int](), seen = [Bool](repeating: false, count: alpha.count)
         for i in alpha.indices where subject[i] && alpha[i] >= 0.5 { queue.append(i); seen[i] = true }
-        let seeds = queue.count, limit = Int(restoredShare * Float(max(seeds, subjectArea)))
+        // The clip's subject counts, but at most a quarter over the frame's own: one look of a
+        // subject zoomed in (or joined to something salient) must not lift every frame's cap.
+        let seeds = queue.count, limit = Int(restoredShare * Float(min(max(seeds, subjectArea), seeds + seeds / 4)))
         guard seeds > 0 else { return alpha }
         // The edge's own mixed pixels differ from the plate too: passed through, left to the compositing solve.
         let edge = ClipSubjectTracker.grown(Plane(width: w, height: h, values: alpha.map { $0 > 0.01 ? 1 : 0 }), by: 2)

@@ -119,15 +119,24 @@ struct PlateMatteRestoreTests {
         for y in (bottom + 5)..<(bottom + 15) { #expect(out[HandleScene.index(48, y)] == 0, "row \(y)") }
     }
 
-    @Test("A frame whose subject looks smaller than the clip's largest gives back by the largest: a long handle comes back")
+    @Test("A frame whose subject looks smaller than the clip's largest gives back by the largest, up to a quarter more than its own")
     func restoredShareCountsTheClipsLargestSubject() throws {
         let known = [Bool](repeating: true, count: HandleScene.width * HandleScene.height)
         let bottom = HandleScene.block.y + HandleScene.block.side
-        // 128 px: more than 15 % of the block's 576 (nothing comes back: `tooLargeOrOffGivesNothing`).
-        let long = HandleScene.make(handleLength: 32)
+        // 26 rows: 96 px beyond the edge's reach, over 15 % of the block's 576 (86 px) and within
+        // 15 % of 1.25 × 576 (108 px).
+        let long = HandleScene.make(handleLength: 26)
+        let alone = try #require(PlateMatte().removing(alpha: long.alpha, image: long.image, background: long.plate,
+                                                       known: known, subject: long.subject)).alpha
+        #expect(alone[HandleScene.index(41, bottom + 8)] == 0)
         let byClip = try #require(PlateMatte().removing(alpha: long.alpha, image: long.image, background: long.plate,
                                                         known: known, subject: long.subject, subjectArea: 1_000)).alpha
         #expect(byClip[HandleScene.index(41, bottom + 8)] == 1)
+        // At most a quarter more than the frame's own subject counts: one huge look lifts no cap.
+        let longer = HandleScene.make(handleLength: 32)   // 120 px beyond the edge's reach
+        let capped = try #require(PlateMatte().removing(alpha: longer.alpha, image: longer.image, background: longer.plate,
+                                                        known: known, subject: longer.subject, subjectArea: 10_000)).alpha
+        #expect(capped[HandleScene.index(41, bottom + 8)] == 0)
     }
 
     @Test("More than the restored share of the subject's area is no missed part: nothing is given back; 0 turns it off")
