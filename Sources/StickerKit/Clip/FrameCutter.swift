@@ -12,8 +12,9 @@ extension ClipSubjectTracker {
         let matte: PlateMatte
         let subjectReach: Int
         /// The largest share of the frame the followed subject covers in any look of the clip
-        /// (`PlateMatte.restored`'s measure of the subject: d02's spade, 15 % smaller in the
-        /// first frames where the network missed its handle, could not take the handle back).
+        /// (`PlateMatte.restored` measures the subject by it, up to a quarter over the frame's
+        /// own: d02's spade, 15 % smaller in the first frames where the network missed its
+        /// handle, could not take the handle back).
         var largestSubject: Float = 0
 
         /// The frame at the size its alpha is refined at.

@@ -169,9 +169,8 @@ public struct PlateMatte: Sendable, Hashable, Codable {
                     guard alpha[j] < 0.5, known[j], residual[j] > restoresBeyond * tolerance(j) else { continue }
                     // Within the clearing's own tolerance, tripled, a pixel whose patch shows the
                     // plate darkened is a shadow the subject casts on textured ground, not a part of it.
-                    if residual[j] <= restoresBeyond * clearing(j), Self.showsShade(of: background, in: image, at: j, known: known, tolerance: tolerance(j)) {
-                        continue
-                    }
+                    if residual[j] <= restoresBeyond * clearing(j),
+                       Self.showsShade(of: background, in: image, at: j, known: known, tolerance: tolerance(j)) { continue }
                     queue.append(j)
                     guard !edge[j] else { continue }
                     added.append(j)
@@ -187,7 +186,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
 
     /// Whether the patch around pixel `i` (3×3) shows the plate darkened, its texture kept: a
     /// shadow cast on the ground. Some k in 0.25…1 takes the plate's patch to the frame's within
-    /// `tolerance` (RGB distance / √3, on average). A part of the subject hides the ground's
+    /// `tolerance` (RGB distance / √3, root mean square). A part of the subject hides the ground's
     /// texture instead, however its colour compares.
     static func showsShade(of background: ColorPlanes, in image: ColorPlanes, at i: Int, known: [Bool], tolerance: Float) -> Bool {
         let w = image.width, h = image.height, x = i % w, y = i / w
