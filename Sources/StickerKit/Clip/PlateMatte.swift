@@ -81,6 +81,16 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// set's d02 lost its handle in 12 of its 30 frames, flickering in and out (now 3 whole, 3 in
     /// part; docs/benchmarks.md).
     public var restoringMisplacement: Float = 0.075
+    /// Cleared pixels enclosed by the subject stay cleared, a hole through it (a wheel's spokes),
+    /// when they number at least `holeArea` and their residual is on average within `holeMatch`
+    /// times the frame's noise: the background itself, seen through. A patch of the subject merely
+    /// coloured as the plate behind it matches less closely (the dev set's white flower over a
+    /// pale sky: 2.3–5× the noise; the holes of its wheel over grass mostly 1.1–1.7×), and comes
+    /// back (0: every enclosed region comes back). Dev set c06: flicker 0.77× → 0.49× of the
+    /// peer's (docs/benchmarks.md). A hole whose pixels the compression smears with the subject's
+    /// colours (the same wheel's small holes over a smooth gradient, c16: 3–4× the noise) stays filled.
+    public var holeMatch: Float = 2
+    public var holeArea = 16
 
     public init() {}
 
@@ -126,11 +136,13 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         }
         if !cleared.isEmpty {
             // Cleared pixels of the subject's interior (their background region never reaches the
-            // border) come back: a patch of the subject coloured as the background behind it.
+            // border) come back, unless they make a hole (`holeMatch`): else a patch of the subject
+            // coloured as the background behind it.
             let outside = ConnectedComponents(Plane(width: w, height: h, values: out), threshold: 0.5, inverted: true)
+            let holes = self.holes(outside, cleared: cleared, residual: residual, noise: noise)
             for i in cleared where subject[i] {
                 let label = outside.labels[i]
-                if label >= 0 && !outside.touchesBorder[Int(label)] { out[i] = alpha[i] }
+                if label >= 0 && !outside.touchesBorder[Int(label)] && !holes[Int(label)] { out[i] = alpha[i] }
             }
             out = withoutCrumbs(out, before: alpha, width: w, height: h)
         }
@@ -140,6 +152,21 @@ public struct PlateMatte: Sendable, Hashable, Codable {
                        clearing: { matchFactor * noise + misplacement * slope[$0] }, known: known,
                        subject: subject, subjectArea: subjectArea, width: w, height: h)
         return (out, noise, residual, fading)
+    }
+
+    /// Which regions of `outside` (the cleared alpha's background, by label) are holes through the
+    /// subject: enclosed, at least `holeArea` cleared pixels, and those pixels as close to the plate
+    /// as `holeMatch` times the frame's noise on average.
+    func holes(_ outside: ConnectedComponents, cleared: [Int], residual: [Float], noise: Float) -> [Bool] {
+        guard holeMatch > 0 else { return [Bool](repeating: false, count: outside.areas.count) }
+        var count = [Int](repeating: 0, count: outside.areas.count), sum = [Float](repeating: 0, count: outside.areas.count)
+        for i in cleared {
+            let label = Int(outside.labels[i])
+            guard label >= 0, !outside.touchesBorder[label] else { continue }
+            count[label] += 1
+            sum[label] += residual[i]
+        }
+        return count.indices.map { count[$0] >= max(1, holeArea) && sum[$0] <= holeMatch * noise * Float(count[$0]) }
     }
 
     /// `alpha` with the subject's missed parts given back (`restoresBeyond`): from the followed
