@@ -11,11 +11,19 @@ extension ClipSubjectTracker {
         var plate: BackgroundPlate?
         let matte: PlateMatte
         let subjectReach: Int
+        /// `Settings.edgeSteepness`.
+        var edgeSteepness: Float = 1
         /// The largest share of the frame the followed subject covers in any look of the clip
         /// (`PlateMatte.restored` measures the subject by it, up to a quarter over the frame's
         /// own: d02's spade, 15 % smaller in the first frames where the network missed its
         /// handle, could not take the handle back).
         var largestSubject: Float = 0
+
+        /// `alpha` steepened about ½ by `factor` (`Settings.edgeSteepness`), clamped to 0…1.
+        static func steepened(_ alpha: [Float], by factor: Float) -> [Float] {
+            guard factor != 1 else { return alpha }
+            return alpha.map { min(1, max(0, ($0 - 0.5) * factor + 0.5)) }
+        }
 
         /// The frame at the size its alpha is refined at.
         func working(_ frame: Image) async -> ColorPlanes {
@@ -91,6 +99,7 @@ extension ClipSubjectTracker {
             }
             // Where the plate does not know the background: B from the smooth background nearby.
             alpha = matte.locallyComposited(alpha: alpha, image: work, foreground: colors.foreground, skip: seen?.known)
+            alpha = Self.steepened(alpha, by: edgeSteepness)
             // Pixels near the clearing's tolerance fade rather than flip from frame to frame.
             alpha = PlateMatte.faded(alpha, by: fading)
             let full = FullResolution(image: frame, alpha: Plane(width: work.width, height: work.height, values: alpha), factor: factor)
