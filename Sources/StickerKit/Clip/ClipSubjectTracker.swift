@@ -65,7 +65,9 @@ public final class ClipSubjectTracker {
         /// The clips' edges came out softer than the true ones, their alpha too low 2–3 px inside
         /// the edge and too high 1–2 px outside (dev set, edge profile: 0.84 against 0.97 at 2 px
         /// inside); 1.5 and 2 cut the dev set's flicker from 0.79× to 0.75× of the peer's, 9 of its
-        /// 11 clips better, a furry subject's soft edge (c04) 4 % worse (docs/benchmarks.md).
+        /// 11 clips better, a furry subject's soft edge (c04) 4 % worse, a made one whose edge
+        /// ramps over 10 px 18 % (docs/benchmarks.md). An alpha the compositing equation solved
+        /// stays as solved (`FrameCutter.steepened`).
         public var edgeSteepness: Float = 1.5
         public init() {}
     }

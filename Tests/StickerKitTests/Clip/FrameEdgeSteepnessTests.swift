@@ -11,6 +11,14 @@ struct FrameEdgeSteepnessTests {
         for (a, b) in zip(out, expected) { #expect(abs(a - b) < 1e-6, "\(out)") }
     }
 
+    @Test("An alpha a solve set (it differs from the unsolved one) stays as solved")
+    func solvedAlphaStays() {
+        let unsolved: [Float] = [0.2, 0.7, 0.9]
+        let solved: [Float] = [0.2, 0.3, 0.9]
+        let out = ClipSubjectTracker.FrameCutter.steepened(solved, by: 1.5, unsolved: unsolved)
+        #expect(abs(out[0] - 0.05) < 1e-6 && out[1] == 0.3 && out[2] == 1, "\(out)")
+    }
+
     @Test("A steepness of 1 leaves the alpha as it is")
     func steepnessOneChangesNothing() {
         let alpha: [Float] = [0.1, 0.45, 0.55, 0.95]
