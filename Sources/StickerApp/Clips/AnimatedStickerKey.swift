@@ -13,7 +13,7 @@ import StickerKit
 /// every clip (an old entry is then simply not found, and trimmed in time); a change of what a
 /// field means, or of the engine's output for the same settings, bumps `version`.
 nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
-    static let currentVersion = 11
+    static let currentVersion = 12
 
     var version = Self.currentVersion
     /// The network that cuts out: the engine and model version (`StickerEngine.engineVersion`) and
@@ -73,6 +73,7 @@ nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
         var plateSamples: Int
         var plateAgreeing: Int
         var plateSubjectReach: Int
+        var edgeSteepness: Float
         /// Its own Codable: every threshold of the plate's matte, by name.
         var matte: PlateMatte
     }
@@ -96,7 +97,8 @@ nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
         self.tracking = Tracking(keyframeInterval: tracking.keyframeInterval, previousWeight: tracking.previousWeight,
                                  trackingReach: tracking.trackingReach, refusesScenery: tracking.refusesScenery,
                                  usesBackgroundPlate: tracking.usesBackgroundPlate, plateSamples: tracking.plateSamples,
-                                 plateAgreeing: tracking.plateAgreeing, plateSubjectReach: tracking.plateSubjectReach, matte: tracking.matte)
+                                 plateAgreeing: tracking.plateAgreeing, plateSubjectReach: tracking.plateSubjectReach,
+                                 edgeSteepness: tracking.edgeSteepness, matte: tracking.matte)
     }
 
     /// The canonical text: JSON, keys sorted, no spaces. Also the entry's `identity` (a person

@@ -11,11 +11,25 @@ extension ClipSubjectTracker {
         var plate: BackgroundPlate?
         let matte: PlateMatte
         let subjectReach: Int
+        /// `Settings.edgeSteepness` (1 here: a cutter built apart from the tracker, in tests, cuts as refined).
+        var edgeSteepness: Float = 1
         /// The largest share of the frame the followed subject covers in any look of the clip
         /// (`PlateMatte.restored` measures the subject by it, up to a quarter over the frame's
         /// own: d02's spade, 15 % smaller in the first frames where the network missed its
         /// handle, could not take the handle back).
         var largestSubject: Float = 0
+
+        /// `alpha` steepened about ½ by `factor` (`Settings.edgeSteepness`), clamped to 0…1, where it
+        /// is still `unsolved`'s (nil: everywhere): an alpha the compositing equation solved is the
+        /// edge's own mix, a soft one (fur) included, and stays.
+        static func steepened(_ alpha: [Float], by factor: Float, unsolved: [Float]? = nil) -> [Float] {
+            guard factor != 1 else { return alpha }
+            var out = alpha
+            for i in out.indices where unsolved.map({ $0[i] == alpha[i] }) ?? true {
+                out[i] = min(1, max(0, (alpha[i] - 0.5) * factor + 0.5))
+            }
+            return out
+        }
 
         /// The frame at the size its alpha is refined at.
         func working(_ frame: Image) async -> ColorPlanes {
@@ -78,6 +92,7 @@ extension ClipSubjectTracker {
                     fading = removed.fading
                 }
             }
+            let unsolved = alpha
             var colors = await ForegroundEstimator(radii: [max(2, radius * 3), max(1, radius / 3)]).estimate(image: work, alpha: alpha)
             if let seen {
                 alpha = matte.composited(alpha: alpha, image: work, foreground: colors.foreground, background: seen.color,
@@ -91,6 +106,7 @@ extension ClipSubjectTracker {
             }
             // Where the plate does not know the background: B from the smooth background nearby.
             alpha = matte.locallyComposited(alpha: alpha, image: work, foreground: colors.foreground, skip: seen?.known)
+            alpha = Self.steepened(alpha, by: edgeSteepness, unsolved: unsolved)
             // Pixels near the clearing's tolerance fade rather than flip from frame to frame.
             alpha = PlateMatte.faded(alpha, by: fading)
             let full = FullResolution(image: frame, alpha: Plane(width: work.width, height: work.height, values: alpha), factor: factor)

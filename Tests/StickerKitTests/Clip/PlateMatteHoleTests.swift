@@ -1,0 +1,79 @@
+import Foundation
+import Raster
+@testable import StickerKit
+import Testing
+
+/// A plate, textured (a green wave) or plain; the frame equal to it but for the followed subject,
+/// a red block the network found whole, with a hole through it (the plate itself) and a patch
+/// showing the plate 4/255 redder (2.3× the noise floor: within the clearing's tolerance, beyond
+/// the hole's).
+private struct HoleScene {
+    static let width = 64, height = 48
+    static let hole = (x: 14, y: 12), patch = (x: 28, y: 24), side = 8
+
+    static func make(textured: Bool) -> (image: ColorPlanes, plate: ColorPlanes, alpha: [Float], subject: [Bool]) {
+        let n = width * height
+        let grey = [Float](repeating: 0.5, count: n)
+        let green: [Float] = (0..<n).map { i in
+            guard textured else { return 0.5 }
+            let phase = 0.9 * Double(i % width) + 0.5 * Double(i / width)
+            return 0.5 + 0.05 * Float(sin(phase))
+        }
+        var alpha = [Float](repeating: 0, count: n), subject = [Bool](repeating: false, count: n)
+        var image = ColorPlanes(width: width, height: height, red: grey, green: green, blue: grey)
+        for y in 8..<40 {
+            for x in 8..<42 {
+                let i = y * width + x
+                image.red[i] = 0.9; image.green[i] = 0.2; alpha[i] = 1; subject[i] = true
+            }
+        }
+        for y in 0..<side {
+            for x in 0..<side {
+                for (corner, offset) in [(hole, Float(0)), (patch, Float(4) / 255)] {
+                    let i = (corner.y + y) * width + corner.x + x
+                    image.red[i] = 0.5 + offset; image.green[i] = green[i]
+                }
+            }
+        }
+        return (image, ColorPlanes(width: width, height: height, red: grey, green: green, blue: grey), alpha, subject)
+    }
+
+    static func index(_ x: Int, _ y: Int) -> Int { y * width + x }
+}
+
+@Suite("PlateMatte: a hole through the subject that shows a textured plate stays open")
+struct PlateMatteHoleTests {
+    private func removed(_ matte: PlateMatte = PlateMatte(), textured: Bool = true) throws -> [Float] {
+        let scene = HoleScene.make(textured: textured)
+        let known = [Bool](repeating: true, count: scene.alpha.count)
+        return try #require(matte.removing(alpha: scene.alpha, image: scene.image, background: scene.plate,
+                                           known: known, subject: scene.subject)).alpha
+    }
+
+    @Test("An enclosed region that is the textured plate itself is cleared; one only close to it comes back")
+    func holeStaysOpenAndNearMatchComesBack() throws {
+        let out = try removed()
+        let hole = HoleScene.hole, patch = HoleScene.patch
+        #expect(out[HoleScene.index(hole.x + 4, hole.y + 4)] == 0, "the hole's middle")
+        #expect(out[HoleScene.index(hole.x, hole.y)] == 1, "the hole's rim: its patch takes in the subject")
+        #expect(out[HoleScene.index(patch.x + 4, patch.y + 4)] == 1, "the near match is the subject's")
+        #expect(out[HoleScene.index(20, 30)] == 1, "the subject elsewhere")
+    }
+
+    @Test("Over a plain plate (a clipped sky) the same hole comes back: a patch of the subject in its colour looks alike")
+    func holeOverPlainPlateComesBack() throws {
+        let hole = HoleScene.hole
+        #expect(try removed(textured: false)[HoleScene.index(hole.x + 4, hole.y + 4)] == 1)
+    }
+
+    @Test("Without the hole rule, or for a hole smaller than its least area, every enclosed region comes back")
+    func everyEnclosedRegionComesBackWithoutTheRule() throws {
+        var off = PlateMatte()
+        off.holeMatch = 0
+        let hole = HoleScene.hole
+        #expect(try removed(off)[HoleScene.index(hole.x + 4, hole.y + 4)] == 1)
+        var large = PlateMatte()
+        large.holeArea = 37  // the hole clears 6 × 6 pixels: its rim's patches take in the subject
+        #expect(try removed(large)[HoleScene.index(hole.x + 4, hole.y + 4)] == 1)
+    }
+}
