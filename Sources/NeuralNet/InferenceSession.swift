@@ -16,6 +16,8 @@ public final class InferenceSession {
     /// and skips computing the tensor (U²-Net's side outputs are resized to the size of the
     /// full-resolution decoder's output: a coarse side output alone skips that whole decoder stage).
     private var knownShapes: (inputs: [[Int]], shapes: [Int: [Int]]) = ([], [:])
+    /// Shapes this session learned in its last run, for the network's memo.
+    private var learnedShapes = false
     /// Steps the last `run` computed (tests check what was skipped).
     private(set) var stepsRunInLastRun = 0
     /// Each Winograd convolution's transformed filters, by step: made in the session's second run
@@ -61,7 +63,11 @@ public final class InferenceSession {
         runsStarted += 1
         let keeping = runsStarted >= Self.keepsFiltersFromRun
         let inputShapes = network.inputSlots.map { slots[$0]?.shape ?? [] }
-        if knownShapes.inputs != inputShapes { knownShapes = (inputShapes, [:]) }
+        if knownShapes.inputs != inputShapes {
+            // What another session of the network saw at these input shapes (a clip's lanes).
+            knownShapes = (inputShapes, network.shapesFollowInputShapes ? network.shapeMemo.shapes(for: inputShapes) : [:])
+        }
+        learnedShapes = false
         let needed = try neededSteps(for: outputs)
         stepsRunInLastRun = 0
         for (index, (step, isNeeded)) in zip(network.steps, needed).enumerated() {
@@ -78,7 +84,10 @@ public final class InferenceSession {
                     release(step, &slots)
                     continue
                 }
-                knownShapes.shapes[source] = value.shape
+                if knownShapes.shapes[source] != value.shape {
+                    knownShapes.shapes[source] = value.shape
+                    learnedShapes = true
+                }
             }
             if case .conv = step.operation {
                 // A run is about a second of CPU: between layers, stop if cancelled and let other
@@ -101,6 +110,7 @@ public final class InferenceSession {
             }
             release(step, &slots)
         }
+        if learnedShapes, network.shapesFollowInputShapes { network.shapeMemo.record(knownShapes.shapes, for: inputShapes) }
         return try collectOutputs(slots, outputs)
     }
 

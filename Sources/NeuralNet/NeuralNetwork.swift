@@ -28,6 +28,8 @@ public struct NeuralNetwork: Sendable {
     /// constants (as exporters write them). Then a session may reuse the shapes one run saw in the
     /// next run at the same input shapes, and skip computing a tensor that is read only for its shape.
     let shapesFollowInputShapes: Bool
+    /// The shapes one session's run saw, for every session (see `ShapeMemo`).
+    let shapeMemo = ShapeMemo()
     /// The convolutions (ordinals among the model file's Conv nodes) whose Winograd products are in
     /// bfloat16 when a session's kernels are `.avx512bf16`; float in every other.
     public let bf16Layers: [Int]

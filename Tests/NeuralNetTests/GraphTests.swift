@@ -73,6 +73,26 @@ private func tinyModel(extraNode: ONNXNode? = nil) -> ONNXModel {
         #expect(session.stepsRunInLastRun == withoutShapes)
     }
 
+    @Test func aFreshSessionSkipsATensorReadOnlyForItsShapeOnceAnotherSessionOfTheNetworkHasSeenThatInputShape() async throws {
+        let network = try NeuralNetwork(model: ONNXModel(graph: sideOutputGraph()))
+        let x = pseudoRandom([1, 1, 6, 8], seed: 64)
+        let first = InferenceSession(network: network)
+        _ = try await first.run(["x": x], outputs: ["coarse"])
+        let withoutShapes = first.stepsRunInLastRun
+
+        // A copy of the network shares what its sessions saw (a clip's lanes copy the predictor).
+        let copy = network
+        let second = InferenceSession(network: copy, threads: 2)
+        let coarse = try await second.run(["x": x], outputs: ["coarse"])
+        #expect(second.stepsRunInLastRun < withoutShapes, "the convolution that makes `fine` should be skipped")
+        #expect(coarse["coarse"] == (try await InferenceSession(network: network).run(["x": x]))["coarse"])
+        // Another input size is not known to any session yet.
+        _ = try await InferenceSession(network: network).run(["x": pseudoRandom([1, 1, 10, 12], seed: 65)], outputs: ["coarse"])
+        let third = InferenceSession(network: network)
+        _ = try await third.run(["x": pseudoRandom([1, 1, 14, 12], seed: 66)], outputs: ["coarse"])
+        #expect(third.stepsRunInLastRun == withoutShapes)
+    }
+
     @Test func aGraphWithAShapeComputedFromValuesComputesEveryTensorItNeeds() async throws {
         // A second resize whose sizes come from the values of an input, not from a Shape node.
         var graph = sideOutputGraph()

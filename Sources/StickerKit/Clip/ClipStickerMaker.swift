@@ -273,6 +273,16 @@ public struct ClipStickerMaker: Sendable {
                     try Task.checkCancellation()
                     defer { sourceFrame += 1 }
                     guard sourceFrame % step == 0 else { continue }
+                    if looks.isEmpty, waiting.isEmpty {
+                        // The first frame is cut out before any look is handed to the lanes: its
+                        // full look tells the lanes' fresh sessions the shapes a coarse look needs,
+                        // so their first coarse looks skip the full-resolution decoder stages too
+                        // (~300 → ~120 ms of CPU each: `stickers-bench looks`).
+                        do throws(SubjectExtractionError) { try await tracker.prime(frame) } catch {
+                            try Task.checkCancellation()
+                            throw ClipError.cutOut(error)
+                        }
+                    }
                     try await hand(frame, to: &lanes)
                     if lookAhead != nil {
                         lookAhead?.append(frame)

@@ -25,13 +25,15 @@ import Synchronization
 /// (`PlateMatte`). Owned by one task.
 public final class ClipSubjectTracker {
     public struct Settings: Sendable, Hashable {
-        /// Frames from one full network look to the next (1: a full look at every frame). 6: the
-        /// second pass takes the edges from the frame itself and the plate, so a full look every
-        /// 3rd, 6th frame or only the first gave the same figures (both eval sets and their
-        /// re-encoded, lit and mirrored variants within 0.005 IoU and 0.04 of the flicker ratio);
-        /// a coarse look is ~0.4 of a full one, and 6 keeps the network's sharp look regularly
-        /// for where the plate is unknown (docs/benchmarks.md).
-        public var keyframeInterval = 6
+        /// Frames from one full network look to the next (1: a full look at every frame). 15 (at
+        /// the default 15 frames a second, once a second): the second pass takes the edges from
+        /// the frame itself and the plate, so a full look every 3rd, 6th, 15th frame or only the
+        /// first gave the same figures (both eval sets and their re-encoded, lit and mirrored
+        /// variants within 0.005 IoU and 0.04 of the flicker ratio), and a coarse look costs a
+        /// third of a full one: a GIF that uses every frame (d02) spends ~4 % less CPU than with
+        /// every 6th (four interleaved runs). Once a second keeps the network's sharp look for
+        /// where the plate is unknown, in a long piece too (docs/benchmarks.md).
+        public var keyframeInterval = 15
         /// How much of the previous frame's saliency, carried along the motion, is blended into
         /// each new look (0: none, each frame alone). 0: the carried saliency (centre and size
         /// only, no turn) lands beside a turning subject's edges, and every weight tried added
@@ -129,6 +131,8 @@ public final class ClipSubjectTracker {
 
     /// The first frame's subject, decided before the first look (`start`).
     private var primed: Plane?
+    /// The first frame's saliency from the photo pipeline, cut out ahead of `start` (`prime`).
+    private var firstSaliency: Plane?
     /// Salient regions of the first frame found to be scenery (`start`), at the saliency's size:
     /// carried along the background's motion, they are not taken back into the subject.
     private var scenery: Plane?
@@ -140,7 +144,9 @@ public final class ClipSubjectTracker {
     /// Optional: without it, the first `look` decides from the first frame alone.
     public func start(_ frames: [Image]) async throws(SubjectExtractionError) {
         guard last == nil, primed == nil, let first = frames.first else { return }
-        var saliency = try await startTracking(first)
+        var saliency: Plane
+        if let early = firstSaliency { saliency = early } else { saliency = try await startTracking(first) }
+        firstSaliency = nil
         defer { primed = saliency }
         guard settings.refusesScenery, frames.count > 1 else { return }
         let regions = Self.regions(of: saliency, subjectFloor: extractor.minimumSubjectFraction)
@@ -161,6 +167,16 @@ public final class ClipSubjectTracker {
             if label < 0 || scenery.contains(Int(label)) { saliency.values[i] = 0 }
         }
         self.scenery = Plane(width: leaving.width, height: leaving.height, values: fringe.map { $0 ? 1 : 0 })
+    }
+
+    /// Cuts the first frame out by the photo pipeline now, before the frames after it are looked
+    /// at (`start` and the first `look` go on from it). Optional. The maker calls it first: the
+    /// photo pipeline's full look is then the network's first run in the clip, and tells every
+    /// later session the shapes a coarse look needs (`NeuralNetwork`'s shape memo), so the lanes'
+    /// first coarse looks skip the full-resolution decoder stages as their later ones do.
+    public func prime(_ first: Image) async throws(SubjectExtractionError) {
+        guard last == nil, primed == nil, firstSaliency == nil else { return }
+        firstSaliency = try await startTracking(first)
     }
 
     /// The saliency's level above which a first frame's regions are told apart when at ½ fewer
@@ -228,6 +244,9 @@ public final class ClipSubjectTracker {
             if let primed {
                 saliency = primed
                 self.primed = nil
+            } else if let early = firstSaliency {
+                saliency = early
+                firstSaliency = nil
             } else {
                 saliency = try await startTracking(frame)
             }
