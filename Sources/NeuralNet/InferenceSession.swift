@@ -11,8 +11,8 @@ public final class InferenceSession {
     private var scratch: WinogradScratch
     /// Scratch of the `threads − 1` helper tasks a split convolution lends out, kept across layers.
     private var helperScratch: [WinogradScratch]
-    /// The shapes of the tensors Shape steps read, seen by this session at these input shapes. A
-    /// later run at the same input shapes that needs only such a tensor's shape takes it from here
+    /// The shapes of the tensors Shape steps read, seen at these input shapes by this session or
+    /// another of the network (`ShapeMemo`). A later run at the same input shapes that needs only such a tensor's shape takes it from here
     /// and skips computing the tensor (U²-Net's side outputs are resized to the size of the
     /// full-resolution decoder's output: a coarse side output alone skips that whole decoder stage).
     private var knownShapes: (inputs: [[Int]], shapes: [Int: [Int]]) = ([], [:])
@@ -68,6 +68,8 @@ public final class InferenceSession {
             knownShapes = (inputShapes, network.shapesFollowInputShapes ? network.shapeMemo.shapes(for: inputShapes) : [:])
         }
         learnedShapes = false
+        // Every shape seen is a true one, so a run cut short (cancelled) still shares what it saw.
+        defer { if learnedShapes, network.shapesFollowInputShapes { network.shapeMemo.record(knownShapes.shapes, for: inputShapes) } }
         let needed = try neededSteps(for: outputs)
         stepsRunInLastRun = 0
         for (index, (step, isNeeded)) in zip(network.steps, needed).enumerated() {
@@ -110,7 +112,6 @@ public final class InferenceSession {
             }
             release(step, &slots)
         }
-        if learnedShapes, network.shapesFollowInputShapes { network.shapeMemo.record(knownShapes.shapes, for: inputShapes) }
         return try collectOutputs(slots, outputs)
     }
 

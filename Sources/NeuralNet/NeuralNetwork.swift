@@ -1,7 +1,7 @@
 import Foundation
 
-/// An ONNX network decoded into an execution plan: immutable, loaded once and shared by any
-/// number of concurrent `InferenceSession`s.
+/// An ONNX network decoded into an execution plan: immutable (but for the shapes its sessions
+/// share, `ShapeMemo`), loaded once and shared by any number of concurrent `InferenceSession`s.
 ///
 /// The plan is generic: nodes run in topological order of the graph, constants (initializers and
 /// Constant nodes) are decoded once, each Conv's kernel is chosen, and every intermediate tensor is

@@ -58,7 +58,8 @@ private func tinyModel(extraNode: ONNXNode? = nil) -> ONNXModel {
         let network = try NeuralNetwork(model: ONNXModel(graph: sideOutputGraph()))
         #expect(network.shapesFollowInputShapes)
         let x = pseudoRandom([1, 1, 6, 8], seed: 61)
-        let fresh = InferenceSession(network: network)
+        // On a network of its own: what it sees is not shared with `session`'s.
+        let fresh = InferenceSession(network: try NeuralNetwork(model: ONNXModel(graph: sideOutputGraph())))
         _ = try await fresh.run(["x": x], outputs: ["coarse"])
         let withoutShapes = fresh.stepsRunInLastRun
 
@@ -91,6 +92,18 @@ private func tinyModel(extraNode: ONNXNode? = nil) -> ONNXModel {
         let third = InferenceSession(network: network)
         _ = try await third.run(["x": pseudoRandom([1, 1, 14, 12], seed: 66)], outputs: ["coarse"])
         #expect(third.stepsRunInLastRun == withoutShapes)
+    }
+
+    @Test func theShapeMemoKeepsWhatRunsSawByInputShapesAndStartsAgainPastItsCapacity() {
+        let memo = ShapeMemo()
+        memo.record([3: [1, 4, 6, 8]], for: [[1, 1, 6, 8]])
+        memo.record([5: [1, 2, 3, 4]], for: [[1, 1, 6, 8]])
+        #expect(memo.shapes(for: [[1, 1, 6, 8]]) == [3: [1, 4, 6, 8], 5: [1, 2, 3, 4]])
+        #expect(memo.shapes(for: [[1, 1, 6, 9]]).isEmpty)
+        for k in 0..<ShapeMemo.capacity { memo.record([3: [k]], for: [[k + 100]]) }
+        // Full with other inputs: it started again, and the newest is kept.
+        #expect(memo.shapes(for: [[1, 1, 6, 8]]).isEmpty)
+        #expect(memo.shapes(for: [[ShapeMemo.capacity + 99]]) == [3: [ShapeMemo.capacity - 1]])
     }
 
     @Test func aGraphWithAShapeComputedFromValuesComputesEveryTensorItNeeds() async throws {

@@ -254,9 +254,13 @@ public struct ClipStickerMaker: Sendable {
         // their looks under way meanwhile.
         let lookAheadFrames = max(2, Int((0.5 * fps).rounded()) + 1)
         var lookAhead: [Image]? = []
+        // Why the first frame could not be cut out (`prime`), said when tracking starts: after
+        // the short-seek check, so a seek that fell short is read again rather than refused.
+        var primeFailure: SubjectExtractionError?
         func startTracking(lanes: inout LookLanes) async throws {
             guard let frames = lookAhead, !frames.isEmpty else { return }
             lookAhead = nil
+            if let primeFailure { throw ClipError.cutOut(primeFailure) }
             do { try await tracker.start(frames) } catch {
                 try Task.checkCancellation()
                 throw ClipError.cutOut(error)
@@ -277,10 +281,12 @@ public struct ClipStickerMaker: Sendable {
                         // The first frame is cut out before any look is handed to the lanes: its
                         // full look tells the lanes' fresh sessions the shapes a coarse look needs,
                         // so their first coarse looks skip the full-resolution decoder stages too
-                        // (~300 → ~120 ms of CPU each: `stickers-bench looks`).
+                        // (~300 → ~120 ms of CPU each: `stickers-bench looks`). Measured on two
+                        // cores; with more, the lanes wait the first cut-out out (~0.2 s) and each
+                        // still saves more CPU than it waits.
                         do throws(SubjectExtractionError) { try await tracker.prime(frame) } catch {
                             try Task.checkCancellation()
-                            throw ClipError.cutOut(error)
+                            primeFailure = error
                         }
                     }
                     try await hand(frame, to: &lanes)

@@ -31,8 +31,9 @@ public final class ClipSubjectTracker {
         /// first gave the same figures (both eval sets and their re-encoded, lit and mirrored
         /// variants within 0.005 IoU and 0.04 of the flicker ratio), and a coarse look costs a
         /// third of a full one: a GIF that uses every frame (d02) spends ~4 % less CPU than with
-        /// every 6th (four interleaved runs). Once a second keeps the network's sharp look for
-        /// where the plate is unknown, in a long piece too (docs/benchmarks.md).
+        /// every 6th (four interleaved runs). At 15 frames a second that keeps the network's sharp
+        /// look once a second for where the plate is unknown (a 5 fps GIF: every 3 s)
+        /// (docs/benchmarks.md).
         public var keyframeInterval = 15
         /// How much of the previous frame's saliency, carried along the motion, is blended into
         /// each new look (0: none, each frame alone). 0: the carried saliency (centre and size
@@ -131,7 +132,8 @@ public final class ClipSubjectTracker {
 
     /// The first frame's subject, decided before the first look (`start`).
     private var primed: Plane?
-    /// The first frame's saliency from the photo pipeline, cut out ahead of `start` (`prime`).
+    /// The first frame's saliency from the photo pipeline, cut out ahead of `start` (`prime`);
+    /// `start` turns it into `primed` (scenery taken out).
     private var firstSaliency: Plane?
     /// Salient regions of the first frame found to be scenery (`start`), at the saliency's size:
     /// carried along the background's motion, they are not taken back into the subject.
@@ -170,11 +172,12 @@ public final class ClipSubjectTracker {
     }
 
     /// Cuts the first frame out by the photo pipeline now, before the frames after it are looked
-    /// at (`start` and the first `look` go on from it). Optional. The maker calls it first: the
-    /// photo pipeline's full look is then the network's first run in the clip, and tells every
-    /// later session the shapes a coarse look needs (`NeuralNetwork`'s shape memo), so the lanes'
-    /// first coarse looks skip the full-resolution decoder stages as their later ones do.
-    public func prime(_ first: Image) async throws(SubjectExtractionError) {
+    /// at; `start` and the first `look` go on from it, and must be given that same frame first.
+    /// Optional. The maker calls it first: the photo pipeline's full look is then the network's
+    /// first run in the clip, and tells every later session the shapes a coarse look needs
+    /// (`NeuralNetwork`'s shape memo), so the lanes' first coarse looks skip the full-resolution
+    /// decoder stages as their later ones do.
+    func prime(_ first: Image) async throws(SubjectExtractionError) {
         guard last == nil, primed == nil, firstSaliency == nil else { return }
         firstSaliency = try await startTracking(first)
     }

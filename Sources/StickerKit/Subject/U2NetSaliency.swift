@@ -95,9 +95,9 @@ private final class U2NetLooks: SaliencySession {
     func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
         try await predictor.saliency(of: image, in: session)
     }
-    /// A side output alone: once the session has seen the input size, the layers only the finer
-    /// outputs need are skipped (the side outputs are resized to a finer tensor's size, which the
-    /// session already knows).
+    /// A side output alone: once a session of the network has seen the input size, the layers only
+    /// the finer outputs need are skipped (the side outputs are resized to a finer tensor's size,
+    /// which the network's sessions then know: `ShapeMemo`).
     func coarseSaliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
         try await predictor.saliency(of: image, in: session, output: predictor.coarseOutput)
     }

@@ -51,6 +51,26 @@ struct ClipStartTests {
         #expect(area > 450 && area < 800, "the disc (~615 px), not the square (1521 px): \(area)")
     }
 
+    @Test("The first frame cut out ahead (prime) gives the same first look, scenery taken out, as start alone, and as the first look alone")
+    func primedFirstFrame() async throws {
+        let extractor = SubjectExtractor(predictor: FixedSaliency(plane: Self.saliency(bridge: 0)), style: .plain)
+        let frames = (0..<7).map(Self.frame)
+        let plain = ClipSubjectTracker(extractor: extractor)
+        try await plain.start(frames)
+        let expected = try await plain.look(frames[0], seen: nil).saliency
+        let primed = ClipSubjectTracker(extractor: extractor)
+        try await primed.prime(frames[0])
+        try await primed.start(frames)
+        #expect(try await primed.look(frames[0], seen: nil).saliency == expected)
+        #expect(primed.firstCutOut?.mask == plain.firstCutOut?.mask)
+        // Without `start`: the first look goes on from the primed cut-out, as from its own.
+        let lone = ClipSubjectTracker(extractor: extractor)
+        let alone = try await lone.look(frames[0], seen: nil).saliency
+        let primedLone = ClipSubjectTracker(extractor: extractor)
+        try await primedLone.prime(frames[0])
+        #expect(try await primedLone.look(frames[0], seen: nil).saliency == alone)
+    }
+
     @Test("Joined by a bridge the network is less sure of (0.6), they are still told apart")
     func joinedByAWeakBridge() async throws {
         let area = try await Self.firstSubjectArea(bridge: 0.6)
