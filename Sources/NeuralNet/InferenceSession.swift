@@ -12,9 +12,10 @@ public final class InferenceSession {
     /// Scratch of the `threads − 1` helper tasks a split convolution lends out, kept across layers.
     private var helperScratch: [WinogradScratch]
     /// The shapes of the tensors Shape steps read, seen at these input shapes by this session or
-    /// another of the network (`ShapeMemo`). A later run at the same input shapes that needs only such a tensor's shape takes it from here
-    /// and skips computing the tensor (U²-Net's side outputs are resized to the size of the
-    /// full-resolution decoder's output: a coarse side output alone skips that whole decoder stage).
+    /// another of the network (`ShapeMemo`). A later run at the same input shapes that needs only
+    /// such a tensor's shape takes it from here and skips computing the tensor (U²-Net's side
+    /// outputs are resized to the size of the full-resolution decoder's output: a coarse side
+    /// output alone skips that whole decoder stage).
     private var knownShapes: (inputs: [[Int]], shapes: [Int: [Int]]) = ([], [:])
     /// Shapes this session learned in its last run, for the network's memo.
     private var learnedShapes = false
