@@ -277,7 +277,7 @@ public struct ClipStickerMaker: Sendable {
                     try Task.checkCancellation()
                     defer { sourceFrame += 1 }
                     guard sourceFrame % step == 0 else { continue }
-                    if looks.isEmpty, waiting.isEmpty {
+                    if sourceFrame == 0 {
                         // The first frame is cut out before any look is handed to the lanes: its
                         // full look tells the lanes' fresh sessions the shapes a coarse look needs,
                         // so their first coarse looks skip the full-resolution decoder stages too
