@@ -451,7 +451,7 @@ struct ClipStickerTests {
                                      masks: { index, alpha in await masks.add(index, alpha) })
             return (try Data(contentsOf: output), await masks.indexes, await masks.areas)
         }
-        let kept = try await sticker(budget: 64 << 20)
+        let kept = try await sticker(budget: 48 << 20)
         #expect(kept.masks == Array(stride(from: 0, to: 20, by: 2)))
         // No frame kept; then four of the ten (160 × 120 RGBA each) before the budget runs out.
         for budget in [0, 4 * 160 * 120 * 4] {
