@@ -48,10 +48,11 @@ public struct AnimatedStickerSummary: Sendable, Hashable, Codable {
 
 /// A clip (or a piece of it) made into an animated sticker: the frames stream from ffmpeg
 /// (`ClipFrameReader`) through the subject tracker (`ClipSubjectTracker`) and the sticker style to
-/// the encoder, a few frames at a time; memory does not grow with the clip's length. The piece is
-/// decoded twice: the first pass looks at each frame (the network, the subject followed, the
-/// background's motion) and keeps a few frames for a plate of the background; the second cuts
-/// each frame out along its look and the plate. Between them a frame keeps ~100 kB (its look).
+/// the encoder, a few frames at a time; memory does not grow with the clip's length. Two passes:
+/// the first looks at each frame (the network, the subject followed, the background's motion) and
+/// keeps a few frames for a plate of the background; the second cuts each frame out along its
+/// look and the plate. Between them a frame keeps ~100 kB (its look), and its pixels while the
+/// piece's fit in `keptFramesBudget`; past that, the second pass decodes the piece again.
 public struct ClipStickerMaker: Sendable {
     public var predictor: any SaliencyPredicting
     public var style: StickerStyle
@@ -65,6 +66,12 @@ public struct ClipStickerMaker: Sendable {
     /// Frames larger than this are refused before one is read (ffmpeg, started beside the probe,
     /// is stopped).
     public var maximumPixelCount = 40_000_000
+    /// The frames the first pass keeps for the second, at most this many bytes in all: a short
+    /// piece of a small clip (2.5 s of 640 × 480 at 15 fps: 47 MB) is decoded once; a larger one's
+    /// are let go as it passes this and the second pass decodes the piece again (a second ffmpeg:
+    /// ~0.1 s of start-up and the decode's CPU again). A 3 s piece of a 1080p clip (45 frames at
+    /// 768 × 432, 60 MB) is decoded twice: kept, its peak rose from 341 to 428 MB.
+    public var keptFramesBudget = 48 << 20
 
     public init(predictor: any SaliencyPredicting, style: StickerStyle = StickerStyle()) {
         self.predictor = predictor
@@ -270,6 +277,9 @@ public struct ClipStickerMaker: Sendable {
 
         var again: ClipFrameReader?
         defer { again?.close() }
+        // The used frames, in order, while they fit in the budget (nil once they do not).
+        var kept: [Image?]? = keptFramesBudget > 0 ? [] : nil
+        var keptBytes = 0
         do {
             var sourceFrame = 0
             try await LookLanes.with(predictor: predictor, count: min(cores, 4)) { lanes in
@@ -277,6 +287,10 @@ public struct ClipStickerMaker: Sendable {
                     try Task.checkCancellation()
                     defer { sourceFrame += 1 }
                     guard sourceFrame % step == 0 else { continue }
+                    if kept != nil {
+                        keptBytes += frame.pixels.count
+                        if keptBytes <= keptFramesBudget { kept?.append(frame) } else { kept = nil }
+                    }
                     if sourceFrame == 0 {
                         // The first frame is cut out before any look is handed to the lanes: its
                         // full look tells the lanes' fresh sessions the shapes a coarse look needs,
@@ -305,13 +319,15 @@ public struct ClipStickerMaker: Sendable {
                     frameStarts = nil
                     firstIndex = piece.firstFrameIndex(framesPerSecond: sourceRate)
                 }
-                // The second pass's ffmpeg starts now: its start-up (~0.1 s, linking its libraries)
-                // runs beside the plate's building instead of before the first cut-out. It waits on
-                // its pipe until then, a frame decoded.
-                again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding,
-                                            decoder: decoder)
-                again?.expectFrames(width: frameWidth, height: frameHeight)
-                again?.expectedFrameCount = expectedFrames
+                // Frames not kept: the second pass's ffmpeg starts now, its start-up (~0.1 s, linking
+                // its libraries) beside the plate's building instead of before the first cut-out. It
+                // waits on its pipe until then, a frame decoded.
+                if kept == nil {
+                    again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding,
+                                                decoder: decoder)
+                    again?.expectFrames(width: frameWidth, height: frameHeight)
+                    again?.expectedFrameCount = expectedFrames
+                }
                 try await startTracking(lanes: &lanes)
                 try await lookWaiting(keeping: 0, lanes: &lanes)
             }
@@ -319,8 +335,8 @@ public struct ClipStickerMaker: Sendable {
             // Scenery the camera panned over is known only once the clip has been seen.
             do { try tracker.finish() } catch { throw ClipError.cutOut(error) }
 
-            // The background plate, then the second pass: the piece decoded again (ffmpeg's decode
-            // is cheap beside the network) and each frame cut out along its look, in parallel.
+            // The background plate, then the second pass: each frame (kept, or the piece decoded
+            // again) cut out along its look, in parallel.
             let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing) : nil
             samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
             sampler = nil
@@ -359,11 +375,22 @@ public struct ClipStickerMaker: Sendable {
                         progress?(firstHalf + used / 2)
                     }
                 }
+                // The next used frame: kept (let go as it is handed on), or decoded again.
                 sourceFrame = 0
-                while handed < total, let layout, let frame = try await again!.next() {
+                func nextUsedFrame() async throws -> Image? {
+                    if kept != nil {
+                        guard handed < kept!.count, let frame = kept![handed] else { return nil }
+                        kept![handed] = nil
+                        return frame
+                    }
+                    while let frame = try await again!.next() {
+                        defer { sourceFrame += 1 }
+                        if sourceFrame % step == 0 { return frame }
+                    }
+                    return nil
+                }
+                while handed < total, let layout, let frame = try await nextUsedFrame() {
                     try Task.checkCancellation()
-                    defer { sourceFrame += 1 }
-                    guard sourceFrame % step == 0 else { continue }
                     let index = handed, look = looks[index]
                     handed += 1
                     group.addTask {

@@ -436,6 +436,31 @@ struct ClipStickerTests {
         }
     }
 
+    @Test("Frames kept between the passes, or decoded again (no budget, or one the piece outgrows), make the same sticker and masks")
+    func keptFramesMakeTheSameSticker() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await ClipTools.movingDisc(in: folder, fps: 20, seconds: 1)
+        // Every other frame used (20 → 10 fps), so both passes skip the same frames.
+        func sticker(budget: Int) async throws -> (bytes: Data, masks: [Int], areas: [Double]) {
+            var maker = ClipStickerMaker(predictor: ContrastSaliency(), style: .plain)
+            maker.maximumFramesPerSecond = 10
+            maker.keptFramesBudget = budget
+            let masks = MaskLog(), output = folder.appending(path: "budget-\(budget).webp")
+            _ = try await maker.make(clip: clip, piece: ClipPiece(), format: .webp(quality: 80), output: output,
+                                     masks: { index, alpha in await masks.add(index, alpha) })
+            return (try Data(contentsOf: output), await masks.indexes, await masks.areas)
+        }
+        let kept = try await sticker(budget: 48 << 20)
+        #expect(kept.masks == Array(stride(from: 0, to: 20, by: 2)))
+        // No frame kept; then four of the ten (160 × 120 RGBA each) before the budget runs out.
+        for budget in [0, 4 * 160 * 120 * 4] {
+            let decodedAgain = try await sticker(budget: budget)
+            #expect(decodedAgain.bytes == kept.bytes, "budget \(budget)")
+            #expect(decodedAgain.masks == kept.masks && decodedAgain.areas == kept.areas, "budget \(budget)")
+        }
+    }
+
     @Test("A pan over a scene whose salient thing stays in it makes nothing: no clear subject")
     func panWithoutSubject() async throws {
         let folder = try scratch()
