@@ -66,12 +66,14 @@ public struct ClipStickerMaker: Sendable {
     /// Frames larger than this are refused before one is read (ffmpeg, started beside the probe,
     /// is stopped).
     public var maximumPixelCount = 40_000_000
-    /// The frames the first pass keeps for the second, at most this many bytes in all: a short
-    /// piece of a small clip (2.5 s of 640 × 480 at 15 fps: 47 MB) is decoded once; a larger one's
-    /// are let go as it passes this and the second pass decodes the piece again (a second ffmpeg:
-    /// ~0.1 s of start-up and the decode's CPU again). A 3 s piece of a 1080p clip (45 frames at
-    /// 768 × 432, 60 MB) is decoded twice: kept, its peak rose from 341 to 428 MB.
-    public var keptFramesBudget = 48 << 20
+    /// The frames the first pass keeps for the second, at most this many bytes in all (56 MiB): a
+    /// piece whose used frames fit by its length (3 s of 640 × 480 at 15 fps: 46 frames, 57 MB) is
+    /// decoded once; a larger one keeps none and the second pass decodes the piece again (a
+    /// second ffmpeg: ~0.1 s of start-up and the decode's CPU again), and one that outgrows its
+    /// estimate lets its frames go at once. A 3 s piece of a 1080p clip (768 × 432: 61 MB) is
+    /// decoded twice: kept under a larger budget, its peak rose from 341 to 428 MB.
+    /// Output is the same either way, so the cache key leaves it out.
+    public var keptFramesBudget = 56 << 20
 
     public init(predictor: any SaliencyPredicting, style: StickerStyle = StickerStyle()) {
         self.predictor = predictor
@@ -222,7 +224,8 @@ public struct ClipStickerMaker: Sendable {
         var style = self.style
 
         // First pass: the network's looks, the subject followed (sequential), a few frames kept
-        // for the background plate. What a frame keeps for the second pass is a few dozen kB.
+        // for the background plate. What a frame keeps for the second pass is a few dozen kB (its
+        // look), and its pixels when the piece's fit in the budget.
         var looks: [ClipSubjectTracker.Look] = []
         var samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
         var sampler: ClipSubjectTracker.FrameCutter?
@@ -277,8 +280,11 @@ public struct ClipStickerMaker: Sendable {
 
         var again: ClipFrameReader?
         defer { again?.close() }
-        // The used frames, in order, while they fit in the budget (nil once they do not).
-        var kept: [Image?]? = keptFramesBudget > 0 ? [] : nil
+        // The used frames, in order, when the piece's fit in the budget by its length (one more
+        // frame allowed for rounding); let go at once if they outgrow it (nil then).
+        let pieceSeconds = min(piece.duration, max(0, (info.duration ?? pieceEnd) - piece.seekSeconds))
+        let estimatedBytes = (Int((pieceSeconds * fps).rounded(.up)) + 1) * frameWidth * frameHeight * 4
+        var keptFrames: [Image?]? = estimatedBytes <= keptFramesBudget ? [] : nil
         var keptBytes = 0
         do {
             var sourceFrame = 0
@@ -287,9 +293,9 @@ public struct ClipStickerMaker: Sendable {
                     try Task.checkCancellation()
                     defer { sourceFrame += 1 }
                     guard sourceFrame % step == 0 else { continue }
-                    if kept != nil {
+                    if keptFrames != nil {
                         keptBytes += frame.pixels.count
-                        if keptBytes <= keptFramesBudget { kept?.append(frame) } else { kept = nil }
+                        if keptBytes <= keptFramesBudget { keptFrames?.append(frame) } else { keptFrames = nil }
                     }
                     if sourceFrame == 0 {
                         // The first frame is cut out before any look is handed to the lanes: its
@@ -312,6 +318,8 @@ public struct ClipStickerMaker: Sendable {
                     // The lanes keep their looks ahead of the tracker.
                     try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
                 }
+                // A cancelled read ends the frames early: not a seek that fell short.
+                try Task.checkCancellation()
                 if seekFellShort() { throw SeekFellShort() }
                 if let starts = frameStarts,
                    starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
@@ -322,7 +330,7 @@ public struct ClipStickerMaker: Sendable {
                 // Frames not kept: the second pass's ffmpeg starts now, its start-up (~0.1 s, linking
                 // its libraries) beside the plate's building instead of before the first cut-out. It
                 // waits on its pipe until then, a frame decoded.
-                if kept == nil {
+                if keptFrames == nil {
                     again = try ClipFrameReader(clip: clip, piece: piece, fittingIn: workingSide, seeksByDecoding: seeksByDecoding,
                                                 decoder: decoder)
                     again?.expectFrames(width: frameWidth, height: frameHeight)
@@ -378,9 +386,9 @@ public struct ClipStickerMaker: Sendable {
                 // The next used frame: kept (let go as it is handed on), or decoded again.
                 sourceFrame = 0
                 func nextUsedFrame() async throws -> Image? {
-                    if kept != nil {
-                        guard handed < kept!.count, let frame = kept![handed] else { return nil }
-                        kept![handed] = nil
+                    if keptFrames != nil {
+                        guard handed < keptFrames!.count, let frame = keptFrames![handed] else { return nil }
+                        keptFrames![handed] = nil
                         return frame
                     }
                     while let frame = try await again!.next() {
@@ -405,7 +413,7 @@ public struct ClipStickerMaker: Sendable {
                 try Task.checkCancellation()
                 while used < handed { try await receive() }
             }
-            // The second decode gave nothing (the first did): no sticker.
+            // The piece decoded again gave nothing (the first pass had frames): no sticker.
             if used == 0 { throw ClipError.noFrames }
         } catch {
             // Every ffmpeg killed and awaited: none outlives the work (nor the process, on Ctrl-C).
