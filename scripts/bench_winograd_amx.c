@@ -5,7 +5,10 @@
 // kept: docs/benchmarks.md, "AMX for the products". Needs AMX-BF16 and Linux 5.16 or later:
 //
 //   clang -O2 -I Sources/NeuralNetBF16/include scripts/bench_winograd_amx.c -o /tmp/bench-amx -lm && /tmp/bench-amx
-#include "../Sources/NeuralNetBF16/winograd_bf16.c"
+// The float kernel (floatProducts), the BF16 one and now() from the BF16 bench; its main renamed.
+#define main bench_winograd_bf16_main
+#include "bench_winograd_bf16.c"
+#undef main
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,26 +110,6 @@ AMX_TARGET static void amx_configure(long step) {
 AMX_TARGET static void amx_release(void) { _tile_release(); }
 
 
-#define FLOAT_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
-
-/// NeuralNetAVX512's float kernel (4 output channels × 48 slots), in C.
-FLOAT_TARGET static void float_products(const float *u, const float *v, float *m, long mStride, long c, long kp, long slots) {
-    for (long kb = 0; kb < kp / 4; kb++) for (long column = 0; column < slots; column += 48) {
-        __m512 a[4][3];
-        for (int i = 0; i < 4; i++) for (int j = 0; j < 3; j++) a[i][j] = _mm512_setzero_ps();
-        const float *vp = v + column, *up = u + kb * c * 4;
-        for (long ch = 0; ch < c; ch++, vp += slots, up += 4) {
-            __m512 v0 = _mm512_loadu_ps(vp), v1 = _mm512_loadu_ps(vp + 16), v2 = _mm512_loadu_ps(vp + 32);
-            for (int i = 0; i < 4; i++) {
-                __m512 b = _mm512_set1_ps(up[i]);
-                a[i][0] = _mm512_fmadd_ps(b, v0, a[i][0]); a[i][1] = _mm512_fmadd_ps(b, v1, a[i][1]); a[i][2] = _mm512_fmadd_ps(b, v2, a[i][2]);
-            }
-        }
-        for (int i = 0; i < 4; i++) for (int j = 0; j < 3; j++) _mm512_storeu_ps(m + (4 * kb + i) * mStride + column + 16 * j, a[i][j]);
-    }
-}
-
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 static float noise(void) { return (float)rand() / (float)RAND_MAX - 0.5f; }
 
 int main(void) {
@@ -145,7 +128,7 @@ int main(void) {
         double best[5] = {1e9, 1e9, 1e9, 1e9, 1e9};
         for (int round = 0; round < 50; round++) {
             double t = now();
-            for (int xi = 0; xi < 36; xi++) float_products(u + xi * kp * c, v + xi * c * slots, m + xi * slots, 36 * slots, c, kp, slots);
+            for (int xi = 0; xi < 36; xi++) floatProducts(u + xi * kp * c, v + xi * c * slots, m + xi * slots, 36 * slots, c, kp, slots);
             best[0] = fmin(best[0], now() - t);
             t = now();
             for (int xi = 0; xi < 36; xi++) {
