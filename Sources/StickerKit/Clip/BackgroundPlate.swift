@@ -302,12 +302,16 @@ struct BackgroundPlate: Sendable {
     }
 
     /// `guess` refined so that `frame` matches the plate best (mean absolute difference) outside
-    /// `exclude`: a grid of half pixels within 1.5 px, then of eighths around the best.
+    /// `exclude`: a grid of half pixels within 1.5 px, then eighths by steepest descent from its
+    /// best, within 3/8 px of it.
     ///
-    /// Each grid's 49 costs are summed in one pass over the points (each point's plate pixels read
+    /// The grid's 49 costs are summed in one pass over the points (each point's plate pixels read
     /// once for all 49 offsets, while in cache) rather than one pass per offset; every offset's sum
-    /// still adds the same terms in the same order, so the costs, and the offset chosen, are
-    /// those of `align` as it was, one pass per offset (`PlateFastPathTests` keeps that reference).
+    /// still adds the same terms in the same order, so the costs are those of one pass per offset
+    /// (`PlateFastPathTests` keeps that reference). The eighths were a second such grid of 49 over
+    /// every point: the descent costs the offsets it passes (typically 9–20, each a pass over the
+    /// points), the same sums, and lands on the grid's offset where the cost falls towards it
+    /// (d02: CPU −7 %, the clip sets' figures unchanged: docs/benchmarks.md).
     func align(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
         let fw = frame.width, fh = frame.height
         // Every fourth pixel of every fourth row, outside the subject.
@@ -320,49 +324,79 @@ struct BackgroundPlate: Sendable {
         }
         guard points.count >= 200 else { return guess }
         let origin = SIMD2(Float(originX), Float(originY))
-        // The coarse grid on a third of the points (it only has to land within a quarter pixel).
-        var best = (offset: guess, cost: Float.infinity)
-        var candidates = [SIMD2<Float>](repeating: .zero, count: 49)
+        // The half-pixel grid on a third of the points (it only has to land within a quarter pixel).
+        let step: Float = 0.5, every = 3
+        // The order the offsets are compared in: the centre, then the grid row by row.
+        var candidates = [guess]
+        for j in -3...3 {
+            for i in -3...3 where i != 0 || j != 0 { candidates.append(guess + SIMD2(Float(i), Float(j)) * step) }
+        }
         var sums = [Float](repeating: 0, count: 49), counts = [Int](repeating: 0, count: 49)
-        for (step, every): (Float, Int) in [(0.5, 3), (0.125, 1)] {
-            let centre = best.offset
-            // The order the offsets are compared in: the centre, then the grid row by row.
-            candidates[0] = centre
-            var k = 1
-            for j in -3...3 {
-                for i in -3...3 where i != 0 || j != 0 {
-                    candidates[k] = centre + SIMD2(Float(i), Float(j)) * step; k += 1
-                }
-            }
-            for k in 0..<49 { sums[k] = 0; counts[k] = 0 }
-            var tried = 0
-            withTexels { texels, corners in
-                candidates.withUnsafeBufferPointer { candidate in
-                    sums.withUnsafeMutableBufferPointer { sum in
-                        counts.withUnsafeMutableBufferPointer { count in
-                            points.withUnsafeBufferPointer { points in
-                                for index in Swift.stride(from: 0, to: points.count, by: every) {
-                                    tried += 1
-                                    let point = points[index]
-                                    for k in 0..<49 {
-                                        guard let c = sample(point.p - candidate[k] + origin, texels, corners) else { continue }
-                                        let d = point.c - c
-                                        sum[k] += abs(d.x) + abs(d.y) + abs(d.z); count[k] += 1
-                                    }
+        var tried = 0
+        withTexels { texels, corners in
+            candidates.withUnsafeBufferPointer { candidate in
+                sums.withUnsafeMutableBufferPointer { sum in
+                    counts.withUnsafeMutableBufferPointer { count in
+                        points.withUnsafeBufferPointer { points in
+                            for index in Swift.stride(from: 0, to: points.count, by: every) {
+                                tried += 1
+                                let point = points[index]
+                                for k in 0..<49 {
+                                    guard let c = sample(point.p - candidate[k] + origin, texels, corners) else { continue }
+                                    let d = point.c - c
+                                    sum[k] += abs(d.x) + abs(d.y) + abs(d.z); count[k] += 1
                                 }
                             }
                         }
                     }
                 }
             }
-            func cost(_ k: Int) -> Float { counts[k] * 4 >= tried ? sums[k] / Float(counts[k]) : .infinity }
-            best.cost = cost(0)
-            for k in 1..<49 {
-                let c = cost(k)
-                if c < best.cost { best = (candidates[k], c) }
-            }
         }
-        return best.offset
+        func cost(_ k: Int) -> Float { counts[k] * 4 >= tried ? sums[k] / Float(counts[k]) : .infinity }
+        var best = (offset: guess, cost: cost(0))
+        for k in 1..<49 {
+            let c = cost(k)
+            if c < best.cost { best = (candidates[k], c) }
+        }
+        return eighthsByDescent(from: best.offset, points: points)
+    }
+
+    /// `centre` moved by eighths of a pixel, at most three each way, to the offset of least cost
+    /// over every point by steepest descent: from the current offset to its best neighbour (of 8,
+    /// compared in `align`'s grid order) until none is better.
+    private func eighthsByDescent(from centre: SIMD2<Float>, points: [(p: SIMD2<Float>, c: SIMD4<Float>)]) -> SIMD2<Float> {
+        let origin = SIMD2(Float(originX), Float(originY))
+        var costs: [SIMD2<Int>: Float] = [:]
+        func cost(_ step: SIMD2<Int>) -> Float {
+            if let known = costs[step] { return known }
+            let candidate = centre + SIMD2(Float(step.x), Float(step.y)) * 0.125
+            var sum: Float = 0, count = 0
+            withTexels { texels, corners in
+                for point in points {
+                    guard let c = sample(point.p - candidate + origin, texels, corners) else { continue }
+                    let d = point.c - c
+                    sum += abs(d.x) + abs(d.y) + abs(d.z); count += 1
+                }
+            }
+            let value = count * 4 >= points.count ? sum / Float(count) : .infinity
+            costs[step] = value
+            return value
+        }
+        var at = SIMD2<Int>(0, 0), atCost = cost(at)
+        while true {
+            var next = at, nextCost = atCost
+            for j in -1...1 {
+                for i in -1...1 where i != 0 || j != 0 {
+                    let step = at &+ SIMD2(i, j)
+                    guard abs(step.x) <= 3, abs(step.y) <= 3 else { continue }
+                    let c = cost(step)
+                    if c < nextCost { (next, nextCost) = (step, c) }
+                }
+            }
+            if next == at { break }
+            (at, atCost) = (next, nextCost)
+        }
+        return centre + SIMD2(Float(at.x), Float(at.y)) * 0.125
     }
 
     /// The median of `values[0..<count]` (reorders them). `LaneMedians.medians` gives the same

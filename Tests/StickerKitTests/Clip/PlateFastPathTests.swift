@@ -44,19 +44,24 @@ struct PlateFastPathTests {
         return (plate, ColorPlanes(width: fw, height: fh, red: fr, green: fg, blue: fb), exclude)
     }
 
-    @Test("Aligning with all 49 offsets in one pass gives the offset the one-offset-at-a-time search gives")
+    @Test("Aligning (the half-pixel grid in one pass, eighths by descent) lands where two grids searched offset by offset do, to the eighth in most trials, always within one, near the truth")
     func alignMatchesOffsetByOffset() {
         var numbers = Numbers(state: 34)
-        var moved = 0
+        var moved = 0, same = 0
         for trial in 0..<24 {
             let truth = SIMD2(Float.random(in: -4...4, using: &numbers), Float.random(in: -4...4, using: &numbers))
             let (plate, frame, exclude) = Self.scene(&numbers, offset: truth)
             let guess = truth + SIMD2(Float.random(in: -1.2...1.2, using: &numbers), Float.random(in: -1.2...1.2, using: &numbers))
             let fast = plate.align(frame, exclude: exclude, near: guess)
             let reference = plate.alignOffsetByOffset(frame, exclude: exclude, near: guess)
-            #expect(fast == reference, "trial \(trial): \(fast) against \(reference)")
+            let apart = fast - reference
+            #expect(max(abs(apart.x), abs(apart.y)) <= 0.125 + 1e-4, "trial \(trial): \(fast) against \(reference)")
+            let off = fast - truth
+            #expect(max(abs(off.x), abs(off.y)) <= 0.25, "trial \(trial): \(fast), the truth \(truth)")
+            if fast == reference { same += 1 }
             if fast != guess { moved += 1 }
         }
+        #expect(same >= 20, "the same offset in \(same) of 24 trials")
         #expect(moved > 12, "the search moved the guess in \(moved) of 24 trials")
     }
 
@@ -152,7 +157,8 @@ extension BackgroundPlate {
         return color.bilinear(q)
     }
 
-    /// `align` as it was, one pass over the points per offset (the reference its fast path is pinned against).
+    /// `align` as it was: a grid of halves, then of eighths, one pass over the points per offset (the
+    /// reference its fast path is measured against).
     func alignOffsetByOffset(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
         let fw = frame.width, fh = frame.height
         // Every fourth pixel of every fourth row, outside the subject.
