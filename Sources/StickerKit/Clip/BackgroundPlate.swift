@@ -309,9 +309,10 @@ struct BackgroundPlate: Sendable {
     /// once for all 49 offsets, while in cache) rather than one pass per offset; every offset's sum
     /// still adds the same terms in the same order, so the costs are those of one pass per offset
     /// (`PlateFastPathTests` keeps that reference). The eighths were a second such grid of 49 over
-    /// every point: the descent costs the offsets it passes (typically 9–20, each a pass over the
-    /// points), the same sums, and lands on the grid's offset where the cost falls towards it
-    /// (d02: CPU −7 %, the clip sets' figures unchanged: docs/benchmarks.md).
+    /// every point: the descent costs only the offsets it passes (9 when it starts at the least,
+    /// 3–5 more a step; each a pass over the points), the same sums, and lands on the grid's offset
+    /// where the cost falls towards it (d02: CPU −7 %, the clip sets' figures unchanged:
+    /// docs/benchmarks.md).
     func align(_ frame: ColorPlanes, exclude: [Bool], near guess: SIMD2<Float>) -> SIMD2<Float> {
         let fw = frame.width, fh = frame.height
         // Every fourth pixel of every fourth row, outside the subject.
