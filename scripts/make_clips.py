@@ -32,6 +32,7 @@ parser.add_argument('--no-extra', dest='extra', action='store_false', help='only
 parser.add_argument('--only', help='make only these clips (names, comma-separated); the others are left as they are')
 parser.add_argument('--wide', type=int, metavar='N', help='instead: N clips wNN of Tux Paint stamps over MATE photos '
                     '(as ../shared/evalset-clips is made: every third a 15 fps GIF) and two wNN without subject')
+parser.add_argument('--seed', type=int, default=2026, help='--wide: the draw of stamps and photos (another seed, another set)')
 parser.add_argument('--stamps', default='/usr/share/tuxpaint/stamps', help='--wide: Tux Paint stamps (apt-get install tuxpaint-stamps-default)')
 parser.add_argument('--photos', default='/usr/share/backgrounds/mate/nature', help='--wide: background photos (apt-get install mate-backgrounds)')
 parser.add_argument('out')
@@ -174,10 +175,11 @@ if args.wide:
     stamps = sorted(os.path.join(d, f) for d, _, fs in os.walk(args.stamps) for f in fs
                     if f.endswith('.png') and not f.endswith('_mirror.png') and not f.startswith(shared))
     photos = sorted(os.path.join(args.photos, f) for f in os.listdir(args.photos) if f.endswith('.jpg'))
-    pick = np.random.default_rng(2026)
+    pick = np.random.default_rng(args.seed)
     for i in range(args.wide + 2):
         subject = i < args.wide
-        clip('w%02d' % (i + 1), 100 + i, subject, gif=(i % 3 == 2),
+        # The first set's motions as they were; another seed's set moves its own way.
+        clip('w%02d' % (i + 1), 100 + i + (0 if args.seed == 2026 else 37 * args.seed), subject, gif=(i % 3 == 2),
              thing_source=stamps[pick.integers(len(stamps))], background_path=photos[pick.integers(len(photos))])
     raise SystemExit
 
