@@ -184,7 +184,9 @@ public struct PlateMatte: Sendable, Hashable, Codable {
             let n = Float(count[l]), mean = color[l] / n
             // The plate's deviation from its mean over the region: E|b|² − |E b|², per channel.
             let texture = (max(0, square[l] / n - (mean * mean).sum()) / 3).squareRoot()
-            return sum[l] <= holeMatch * noise * n && texture >= holeTexture * noise
+            // And matched well within the texture's own spread: a flat patch of the subject in the
+            // plate's mean colour differs from it by about that spread (0.8 of it), a hole by the noise.
+            return sum[l] <= holeMatch * noise * n && texture >= holeTexture * noise && sum[l] <= 0.5 * texture * n
         }
     }
 

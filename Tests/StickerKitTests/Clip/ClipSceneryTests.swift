@@ -198,6 +198,39 @@ struct ClipSceneryTests {
         #expect(BackgroundPlate.withoutScenery(moving)[0].subject[8 * 40 + 8], "a piece that moves its own way stays")
     }
 
+    @Test("A piece that sits still in the scene but leaves its place once is the subject, however alike it looks elsewhere")
+    func pausedPieceThatMovesOnceStays() {
+        let piece = (4, 4, 12, 12)
+        let samples = [Self.texturedSample(movers: [(22, 16, 36, 26)], fixed: [piece], zoneTakesFixed: true, pan: 0)]
+            + (1...5).map { k in
+                k == 3
+                    ? Self.texturedSample(movers: [(24, 2 + 3 * k, 36, 10 + 3 * k), (14, 20, 22, 28)], fixed: [], zoneTakesFixed: true, pan: 2 * k)
+                    : Self.texturedSample(movers: [(24, 2 + 3 * k, 36, 10 + 3 * k)], fixed: [piece], zoneTakesFixed: true, pan: 2 * k)
+            }
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8])
+    }
+
+    @Test("A small part moving with the subject stays, though the grown rim of its zone looks like the background")
+    func smallPartWithItsGrownRimStays() {
+        for reach in [3, 4, 5] {
+            let samples = (0...5).map { k -> BackgroundPlate.Sample in
+                var sample = Self.texturedSample(movers: [(22, 4 + 2 * k, 34, 12 + 2 * k), (6, 4 + 2 * k, 9, 7 + 2 * k)], fixed: [],
+                                                 zoneTakesFixed: true, pan: 2 * k)
+                sample.subject = ClipSubjectTracker.grown(Plane(width: 40, height: 30, values: sample.subject.map { $0 ? 1 : 0 }), by: reach)
+                return sample
+            }
+            #expect(BackgroundPlate.withoutScenery(samples, zoneReach: reach)[0].subject[5 * 40 + 7], "grown by \(reach)")
+        }
+    }
+
+    @Test("With a still camera a piece that looks the same in every sample proves nothing")
+    func stillCameraLooksProveNothing() {
+        let fixed = (4, 4, 12, 12)
+        let samples = [Self.texturedSample(movers: [(22, 16, 36, 26)], fixed: [fixed], zoneTakesFixed: true, pan: 0)]
+            + (1...5).map { Self.texturedSample(movers: [(24, 2 + 3 * $0, 36, 10 + 3 * $0)], fixed: [fixed], zoneTakesFixed: false, pan: 0) }
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8])
+    }
+
     @Test("With a still camera no piece is scenery: a subject sitting still beside a part that flickers stays whole")
     func stillCameraProvesNothing() {
         // A large still subject (a cat filling the frame) and, in some samples, a small piece the

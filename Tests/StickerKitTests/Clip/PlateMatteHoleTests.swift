@@ -67,6 +67,22 @@ struct PlateMatteHoleTests {
         #expect(try removed(textured: false)[HoleScene.index(hole.x + 4, hole.y + 4)] == 1)
     }
 
+    @Test("A flat patch of the subject in a lightly textured plate's mean colour comes back",
+          arguments: [Float(0.027), 0.029, 0.030, 0.031, 0.032, 0.034, 0.040])
+    func flatPatchInThePlatesMeanColourComesBack(amplitude: Float) throws {
+        let width = HoleScene.width, height = HoleScene.height, n = width * height
+        let grey = [Float](repeating: 0.5, count: n)
+        let green: [Float] = (0..<n).map { i in 0.5 + amplitude * Float(sin(0.9 * Double(i % width) + 0.5 * Double(i / width))) }
+        var alpha = [Float](repeating: 0, count: n), subject = [Bool](repeating: false, count: n)
+        var image = ColorPlanes(width: width, height: height, red: grey, green: green, blue: grey)
+        for y in 8..<40 { for x in 8..<42 { let i = y * width + x; image.red[i] = 0.9; image.green[i] = 0.2; alpha[i] = 1; subject[i] = true } }
+        for y in 20..<30 { for x in 20..<30 { let i = y * width + x; image.red[i] = 0.5; image.green[i] = 0.5 } }
+        let plate = ColorPlanes(width: width, height: height, red: grey, green: green, blue: grey)
+        let out = try #require(PlateMatte().removing(alpha: alpha, image: image, background: plate,
+                                                     known: [Bool](repeating: true, count: n), subject: subject)).alpha
+        #expect(out[25 * width + 25] == 1)
+    }
+
     @Test("Without the hole rule, or for a hole smaller than its least area, every enclosed region comes back")
     func everyEnclosedRegionComesBackWithoutTheRule() throws {
         var off = PlateMatte()
