@@ -30,6 +30,11 @@ parser.add_argument('--evalset', default=os.path.join(here, '../../shared/evalse
 parser.add_argument('--count', type=int, default=6, help='clips with a subject (one of them a GIF); one more has none')
 parser.add_argument('--no-extra', dest='extra', action='store_false', help='only the plain clips')
 parser.add_argument('--only', help='make only these clips (names, comma-separated); the others are left as they are')
+parser.add_argument('--wide', type=int, metavar='N', help='instead: N clips wNN of Tux Paint stamps over MATE photos '
+                    '(as ../shared/evalset-clips is made: every third a 15 fps GIF) and two wNN without subject')
+parser.add_argument('--seed', type=int, default=2026, help='--wide: the draw of stamps and photos (another seed, another set)')
+parser.add_argument('--stamps', default='/usr/share/tuxpaint/stamps', help='--wide: Tux Paint stamps (apt-get install tuxpaint-stamps-default)')
+parser.add_argument('--photos', default='/usr/share/backgrounds/mate/nature', help='--wide: background photos (apt-get install mate-backgrounds)')
 parser.add_argument('out')
 args = parser.parse_args()
 os.makedirs(args.out, exist_ok=True)
@@ -44,6 +49,9 @@ def oriented(path):
 
 
 def cut_object(case):
+    if case.endswith('.png'):  # a Tux Paint stamp: RGBA already, cropped to what it covers
+        stamp = Image.open(case).convert('RGBA')
+        return stamp.crop(stamp.getchannel('A').point(lambda a: 255 if a > 5 else 0).getbbox())
     photo = np.asarray(oriented(f'{args.evalset}/{case}.jpg'), np.float32)
     alpha = np.asarray(Image.open(f'{args.evalset}/{case}.mask.png').convert('L'), np.float32) / 255
     ys, xs = np.nonzero(alpha > 0.02)
@@ -62,11 +70,12 @@ def paste_rgba(frame, alpha_under, thing, cx, cy):
     return frame * (1 - alpha[..., None]) + arr[..., :3] * alpha[..., None], alpha
 
 
-def clip(name, index, subject, gif, extra=None):
+def clip(name, index, subject, gif, extra=None, thing_source=None, background_path=None):
     """One clip. `extra` (the harder clips): shake (px of camera jitter), scaling (amplitude),
     scene (a case whose whole photo is the background), distractor (case of an object fixed in the
     scene), crowd (that many small objects fixed in the scene), post (a foreground post crossing),
-    pause ((t0, t1): from t0 to t1 the subject stops on the background: its pose frozen, carried by the pan)."""
+    pause ((t0, t1): from t0 to t1 the subject stops on the background: its pose frozen, carried by the pan).
+    `thing_source` and `background_path` (--wide) replace the dev set's object and background."""
     if args.only and name not in args.only.split(','):
         return
     extra = extra or {}
@@ -76,7 +85,7 @@ def clip(name, index, subject, gif, extra=None):
     fps = 15 if gif else (30 if index % 3 else 25)
     frames = int(fps * (2.0 if gif else 2.5))
     background_case = extra.get('scene', BACKGROUNDS[index % len(BACKGROUNDS)])
-    background = oriented(f'{args.evalset}/{background_case}.jpg')
+    background = oriented(background_path or f'{args.evalset}/{background_case}.jpg')
     # The background, 1.35× the frame, panned diagonally across its spare margin.
     scale = 1.35 * max(w / background.width, h / background.height)
     background = background.resize((int(background.width * scale) + 1, int(background.height * scale) + 1), Image.LANCZOS)
@@ -96,7 +105,8 @@ def clip(name, index, subject, gif, extra=None):
     shake = extra.get('shake', 0)
     jitter = np.cumsum(xrng.normal(0, shake, (200, 2)), axis=0) * 0.5 if shake else np.zeros((200, 2))
     jitter = np.clip(jitter, -2 * shake - 1, 2 * shake + 1)
-    thing = cut_object(OBJECTS[(index * 3) % len(OBJECTS)]) if subject else None
+    object_case = thing_source or OBJECTS[(index * 3) % len(OBJECTS)]
+    thing = cut_object(object_case) if subject else None
     if thing is not None:
         # Shrunk once to the largest size it takes (resizing the full-size cut-out per frame is slow).
         shrink = min(1.0, 1.25 * 0.55 * min(w, h) / max(thing.width, thing.height))
@@ -154,10 +164,24 @@ def clip(name, index, subject, gif, extra=None):
     shutil.rmtree(tmp)
     with open(f'{args.out}/{name}.json', 'w') as f:
         json.dump(dict(fps=fps, frames=frames, size=[w, h], subject=subject,
-                       object=None if thing is None else OBJECTS[(index * 3) % len(OBJECTS)],
-                       background=background_case, **{k: v for k, v in extra.items() if k != 'scene'}), f, indent=1)
+                       object=None if thing is None else os.path.relpath(object_case, args.stamps) if thing_source else object_case,
+                       background=os.path.basename(background_path) if background_path else background_case, **{k: v for k, v in extra.items() if k != 'scene'}), f, indent=1)
     print(target, frames, 'frames', f'{w}x{h}', f'{fps} fps', 'subject' if subject else 'no subject')
 
+
+if args.wide:
+    # Stamps and photos the shared clips do not use, picked by one seeded draw: nothing chosen by hand.
+    shared = ('adeenia', 'spade')
+    stamps = sorted(os.path.join(d, f) for d, _, fs in os.walk(args.stamps) for f in fs
+                    if f.endswith('.png') and not f.endswith('_mirror.png') and not f.startswith(shared))
+    photos = sorted(os.path.join(args.photos, f) for f in os.listdir(args.photos) if f.endswith('.jpg'))
+    pick = np.random.default_rng(args.seed)
+    for i in range(args.wide + 2):
+        subject = i < args.wide
+        # The first set's motions as they were; another seed's set moves its own way.
+        clip('w%02d' % (i + 1), 100 + i + (0 if args.seed == 2026 else 37 * args.seed), subject, gif=(i % 3 == 2),
+             thing_source=stamps[pick.integers(len(stamps))], background_path=photos[pick.integers(len(photos))])
+    raise SystemExit
 
 for i in range(args.count):
     clip('c%02d' % (i + 1), i + 1, True, gif=(i == args.count - 1))

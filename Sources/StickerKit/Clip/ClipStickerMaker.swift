@@ -345,7 +345,8 @@ public struct ClipStickerMaker: Sendable {
 
             // The background plate, then the second pass: each frame (kept, or the piece decoded
             // again) cut out along its look, in parallel.
-            let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing) : nil
+            let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing,
+                                                                                    zoneReach: tracking.plateSubjectReach) : nil
             samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
             sampler = nil
             let cutter = tracker.cutter(plate: plate, largestSubject: looks.map(\.subjectShare).max() ?? 0)

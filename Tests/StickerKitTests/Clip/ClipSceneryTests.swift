@@ -154,6 +154,83 @@ struct ClipSceneryTests {
         #expect(BackgroundPlate.withoutScenery(whole)[0].subject[8 * 40 + 8] == true)
     }
 
+    /// A textured 40×30 frame whose background has panned `pan` px right since the first frame's:
+    /// `movers` drawn where they are in the frame, `fixed` things where the scene puts them; the
+    /// subject zone holds the movers, and the fixed things too when `zoneTakesFixed`.
+    static func texturedSample(movers: [(Int, Int, Int, Int)], fixed: [(Int, Int, Int, Int)], zoneTakesFixed: Bool,
+                               pan: Int) -> BackgroundPlate.Sample {
+        let w = 40, h = 30
+        func inside(_ box: (Int, Int, Int, Int), _ x: Int, _ y: Int) -> Bool { x >= box.0 && x < box.2 && y >= box.1 && y < box.3 }
+        var r = [Float](repeating: 0, count: w * h), g = r, b = r, zone = [Bool](repeating: false, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = y * w + x, sx = x - pan  // the scene's x
+                let grain = 0.15 * sin(Float(sx) * 0.9) * cos(Float(y) * 0.7)
+                (r[i], g[i], b[i]) = (0.4 + grain, 0.5 - grain, 0.3 + grain)
+                if fixed.contains(where: { inside($0, sx, y) }) {
+                    (r[i], g[i], b[i]) = (0.85 + grain / 2, 0.2, 0.1 + grain)
+                    zone[i] = zoneTakesFixed
+                }
+                if movers.contains(where: { inside($0, x, y) }) {
+                    (r[i], g[i], b[i]) = (0.1, 0.3 + grain, 0.9)
+                    zone[i] = true
+                }
+            }
+        }
+        return BackgroundPlate.Sample(frame: ColorPlanes(width: w, height: h, red: r, green: g, blue: b),
+                                      offset: SIMD2(Float(pan), 0), subject: zone)
+    }
+
+    @Test("A piece apart from the subject is scenery when it looks the same where the background puts it, though the network took it only at first")
+    func sceneryByItsLook() {
+        let fixed = (4, 4, 12, 12)
+        // Sample 0: the subject and the fixed piece apart, both in its zone; later the network
+        // takes the subject alone (the rule of places alone cannot tell the piece).
+        let samples = [Self.texturedSample(movers: [(22, 16, 36, 26)], fixed: [fixed], zoneTakesFixed: true, pan: 0)]
+            + (1...5).map { Self.texturedSample(movers: [(24, 2 + 3 * $0, 36, 10 + 3 * $0)], fixed: [fixed], zoneTakesFixed: false, pan: 2 * $0) }
+        let kept = BackgroundPlate.withoutScenery(samples)
+        #expect(kept[0].subject[8 * 40 + 8] == false, "the fixed piece is scenery")
+        #expect(kept[0].subject[20 * 40 + 28], "the subject stays")
+        // The same piece moving its own way (not with the background) is the subject.
+        let moving = [Self.texturedSample(movers: [(22, 16, 36, 26), (4, 4, 12, 12)], fixed: [], zoneTakesFixed: true, pan: 0)]
+            + (1...5).map { Self.texturedSample(movers: [(24, 2 + 3 * $0, 36, 10 + 3 * $0), (4, 4 + 3 * $0, 12, 12 + 3 * $0)], fixed: [],
+                                                zoneTakesFixed: false, pan: 2 * $0) }
+        #expect(BackgroundPlate.withoutScenery(moving)[0].subject[8 * 40 + 8], "a piece that moves its own way stays")
+    }
+
+    @Test("A piece that sits still in the scene but leaves its place once is the subject, however alike it looks elsewhere")
+    func pausedPieceThatMovesOnceStays() {
+        let piece = (4, 4, 12, 12)
+        let samples = [Self.texturedSample(movers: [(22, 16, 36, 26)], fixed: [piece], zoneTakesFixed: true, pan: 0)]
+            + (1...5).map { k in
+                k == 3
+                    ? Self.texturedSample(movers: [(24, 2 + 3 * k, 36, 10 + 3 * k), (14, 20, 22, 28)], fixed: [], zoneTakesFixed: true, pan: 2 * k)
+                    : Self.texturedSample(movers: [(24, 2 + 3 * k, 36, 10 + 3 * k)], fixed: [piece], zoneTakesFixed: true, pan: 2 * k)
+            }
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8])
+    }
+
+    @Test("A small part moving with the subject stays, though the grown rim of its zone looks like the background")
+    func smallPartWithItsGrownRimStays() {
+        for reach in [3, 4, 5] {
+            let samples = (0...5).map { k -> BackgroundPlate.Sample in
+                var sample = Self.texturedSample(movers: [(22, 4 + 2 * k, 34, 12 + 2 * k), (6, 4 + 2 * k, 9, 7 + 2 * k)], fixed: [],
+                                                 zoneTakesFixed: true, pan: 2 * k)
+                sample.subject = ClipSubjectTracker.grown(Plane(width: 40, height: 30, values: sample.subject.map { $0 ? 1 : 0 }), by: reach)
+                return sample
+            }
+            #expect(BackgroundPlate.withoutScenery(samples, zoneReach: reach)[0].subject[5 * 40 + 7], "grown by \(reach)")
+        }
+    }
+
+    @Test("With a still camera a piece that looks the same in every sample proves nothing")
+    func stillCameraLooksProveNothing() {
+        let fixed = (4, 4, 12, 12)
+        let samples = [Self.texturedSample(movers: [(22, 16, 36, 26)], fixed: [fixed], zoneTakesFixed: true, pan: 0)]
+            + (1...5).map { Self.texturedSample(movers: [(24, 2 + 3 * $0, 36, 10 + 3 * $0)], fixed: [fixed], zoneTakesFixed: false, pan: 0) }
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8])
+    }
+
     @Test("With a still camera no piece is scenery: a subject sitting still beside a part that flickers stays whole")
     func stillCameraProvesNothing() {
         // A large still subject (a cat filling the frame) and, in some samples, a small piece the
