@@ -43,13 +43,13 @@ struct MovingSubjectCheck: Sendable {
     /// Which regions parted from the background at some frame.
     private(set) var apart: [Bool]
     private var framesApart: [Int]
-    /// The subject's pixels that the background's motion does not explain moved on their own
-    /// (`ownMotion`) in three frames running.
-    private(set) var partedOnItsOwn = false
-    /// The own motions (`ownMotion`) of the last frames running.
-    private var ownPath: [(dx: Int, dy: Int)] = []
-    /// The last frame `reanchor` saw: its grey, its subject, the background's offset then.
-    private var lastSeen: (grey: [Float], mask: [Bool], background: (x: Float, y: Float))?
+    /// The frames `reanchor` saw while no region had parted: each one's grey, its subject and the
+    /// background's offset then, for `partedOnItsOwn` (asked only of a clip the regions never
+    /// told apart: most clips let them go after a few frames).
+    private var seen: [(grey: [Float], mask: [Bool], background: (x: Float, y: Float))] = []
+    /// The frames kept in `seen` at most (the first ones: ~12 MB at 256 px; four seconds at the
+    /// looks' 15 frames a second), so that memory does not grow with the piece.
+    static let framesSeenAtMost = 64
 
     /// nil when the first frame's mask is empty (nothing to follow).
     init?(frame: Image, mask: Mask, side: Int = 256) {
@@ -74,11 +74,29 @@ struct MovingSubjectCheck: Sendable {
         apart = Array(repeating: false, count: self.regions.count)
         framesApart = Array(repeating: 0, count: self.regions.count)
         guard subject.contains(true) else { return nil }
-        lastSeen = (reference, subject, (0, 0))
+        seen = [(reference, subject, (0, 0))]
     }
 
     /// Whether the clip so far shows scenery: the camera moved and the subject stayed with it.
-    var isScenery: Bool { !movedApart && !partedOnItsOwn && panned >= minimumPan }
+    var isScenery: Bool { !movedApart && panned >= minimumPan && !partedOnItsOwn }
+
+    /// Whether the subject's pixels that the background's motion does not explain moved on their
+    /// own (`ownMotion`), from frame to frame, in three frames running along one smooth path: one
+    /// frame's best offset among hundreds can fall anywhere (scenery's did, once in a clip at most).
+    var partedOnItsOwn: Bool {
+        var path: [(dx: Int, dy: Int)] = []
+        for (last, next) in zip(seen, seen.dropFirst()) {
+            let step = (x: next.background.x - last.background.x, y: next.background.y - last.background.y)
+            let own = Self.ownMotion(previous: last.grey, mask: last.mask, current: next.grey, step: step, width: width, height: height)
+            if let own, let was = path.last, max(abs(own.dx - was.dx), abs(own.dy - was.dy)) <= 4 {
+                path.append(own)
+            } else {
+                path = own.map { [$0] } ?? []
+            }
+            if path.count >= 3 { return true }
+        }
+        return false
+    }
 
     /// Some region parted from the background.
     var movedApart: Bool { apart.contains(true) }
@@ -137,21 +155,10 @@ struct MovingSubjectCheck: Sendable {
     /// The second half of `observe`, with the frame's subject mask: far from the reference, little
     /// of it still overlaps, so this frame becomes the reference.
     mutating func reanchor(_ motion: Motion, mask: Mask) {
-        if !movedApart, !partedOnItsOwn {
-            let now = mask.resized(width: width, height: height).values.map { $0 >= 128 }
-            if let last = lastSeen {
-                let step = (x: motion.background.x - last.background.x, y: motion.background.y - last.background.y)
-                let own = Self.ownMotion(previous: last.grey, mask: last.mask, current: motion.grey, step: step, width: width, height: height)
-                // Three frames running, along one smooth path: one frame's best offset among
-                // hundreds can fall anywhere (scenery's did, once in a clip at most).
-                if let own, let was = ownPath.last, max(abs(own.dx - was.dx), abs(own.dy - was.dy)) <= 4 {
-                    ownPath.append(own)
-                } else {
-                    ownPath = own.map { [$0] } ?? []
-                }
-                if ownPath.count >= 3 { partedOnItsOwn = true }
-            }
-            lastSeen = (motion.grey, now, motion.background)
+        if movedApart {
+            seen = []
+        } else if seen.count < Self.framesSeenAtMost {
+            seen.append((motion.grey, mask.resized(width: width, height: height).values.map { $0 >= 128 }, motion.background))
         }
         guard regions.count == 1, !apart[0], hypot(motion.ground.x, motion.ground.y) > Float(min(width, height)) / 6 else { return }
         let now = mask.resized(width: width, height: height).values.map { $0 >= 128 }
