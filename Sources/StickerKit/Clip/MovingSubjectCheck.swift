@@ -169,15 +169,16 @@ struct MovingSubjectCheck: Sendable {
     /// Where the pixels of `mask` in `previous` that the background's motion (`step`) does not
     /// explain went in `current`: the offset from the background's (px) of the one other motion
     /// that explains them best, when it lies `minimumApart` or more from it and explains them
-    /// clearly better (`clearGain` times) than the median offset of the window does. nil when
-    /// nothing but the background's motion shows (offsets next to it only mend its rounding).
+    /// clearly better (`clearGain` times) than the median offset of the window does, and several
+    /// times better than it explains the background, by twice the frame's noise a pixel at least.
+    /// nil when nothing but the background's motion shows (offsets next to it only mend its rounding).
     ///
     /// A subject drawn in outline over the background (its inside transparent) is a region made
     /// mostly of the background seen through it: matched whole, it goes with the background, and
     /// only the outline tells it apart (two pixels in three of every other row and column).
     static func ownMotion(previous: [Float], mask: [Bool], current: [Float], step: (x: Float, y: Float),
                           width: Int, height: Int, radius: Int = 14) -> (dx: Int, dy: Int)? {
-        let minimumApart = 3, clearGain: Float = 1.2
+        let minimumApart = 3, clearGain: Float = 1.2, ownOverGround: Float = 3, ownOverNoise: Float = 2
         let sx = Int(step.x.rounded()), sy = Int(step.y.rounded())
         func inside(_ x: Int, _ y: Int) -> Bool { x >= 0 && y >= 0 && x < width && y < height }
         var points: [(i: Int, x: Int, y: Int, r: Float)] = []
@@ -208,6 +209,25 @@ struct MovingSubjectCheck: Sendable {
         gains.sort()
         let typical = gains[gains.count / 2]
         guard max(abs(best.dx), abs(best.dy)) >= minimumApart, best.gain > 0, best.gain >= clearGain * typical else { return nil }
+        // The motion must be the subject's own: over the background (every fourth pixel of every
+        // fourth row outside the subject) it must explain several times less. A ground repeating
+        // itself (stripes, tiles) is explained at its period as well everywhere.
+        // And well above the frame's noise (the median residual of the background at its motion).
+        var ground: Float = 0, residuals: [Float] = []
+        for y in Swift.stride(from: 0, to: height, by: 4) {
+            for x in Swift.stride(from: 0, to: width, by: 4) where !mask[y * width + x] {
+                let qx = x + sx + best.dx, qy = y + sy + best.dy
+                guard inside(x + sx, y + sy), inside(qx, qy) else { continue }
+                let i = y * width + x
+                let r = abs(previous[i] - current[(y + sy) * width + x + sx])
+                ground += r - min(r, abs(previous[i] - current[qy * width + qx]))
+                residuals.append(r)
+            }
+        }
+        guard residuals.count >= 16 else { return nil }
+        let noise = max(1, BackgroundPlate.select(&residuals, residuals.count / 2))
+        let own = best.gain / Float(points.count)
+        guard own >= ownOverNoise * noise, own >= ownOverGround * ground / Float(residuals.count) else { return nil }
         return (best.dx, best.dy)
     }
 
