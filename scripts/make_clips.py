@@ -169,7 +169,7 @@ def clip(name, index, subject, gif, extra=None, thing_source=None, background_pa
     print(target, frames, 'frames', f'{w}x{h}', f'{fps} fps', 'subject' if subject else 'no subject')
 
 
-if args.wide:
+if args.wide is not None:
     # Stamps and photos the shared clips do not use, picked by one seeded draw: nothing chosen by hand.
     shared = ('adeenia', 'spade')
     stamps = sorted(os.path.join(d, f) for d, _, fs in os.walk(args.stamps) for f in fs

@@ -93,7 +93,7 @@ import Testing
                 + #""restoringMisplacement":0.075,"snap":0.04,"#
                 + #""solvesLocally":true},"plateAgreeing":2,"plateSamples":16,"#
                 + #""plateSubjectReach":6,"previousWeight":0,"refusesScenery":true,"trackingReach":12,"usesBackgroundPlate":true},"#
-                + #""version":13}"#)
+                + #""version":14}"#)
         let name = key.diskKey(clipDigest: "c0ffee").name
         #expect(name.hasPrefix("c0ffee-clip-") && name.count == "c0ffee-clip-".count + 16, "\(name)")
     }

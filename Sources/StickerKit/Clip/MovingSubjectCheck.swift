@@ -13,8 +13,10 @@ import Raster
 /// outside the subject, the subject's own offset by matching the subject's pixels alone, each to a
 /// tenth of a pixel (a parabola through the best integer offset's neighbours: a slow pan moves
 /// less than a pixel a frame at this size). A subject whose own offset parts from the background's
-/// by more than `apartDistance` is a subject; scenery is a clip whose camera moved (the background
-/// by at least `minimumPan`) while no region of the subject ever parted from it. A still camera proves nothing,
+/// by more than `apartDistance` is a subject; so is one whose pixels the background's motion does
+/// not explain move on their own, frame to frame (`ownMotion`: a subject drawn in outline, its
+/// region mostly the background seen through it). Scenery is a clip whose camera moved (the
+/// background by at least `minimumPan`) while the subject never parted from it either way. A still camera proves nothing,
 /// so a clip of a still scene keeps its subject. Owned by one task.
 struct MovingSubjectCheck: Sendable {
     /// The longer side of the grey frames compared.
@@ -41,6 +43,13 @@ struct MovingSubjectCheck: Sendable {
     /// Which regions parted from the background at some frame.
     private(set) var apart: [Bool]
     private var framesApart: [Int]
+    /// The frames `reanchor` saw while no region had parted: each one's grey, its subject and the
+    /// background's offset then, for `partedOnItsOwn` (asked only of a clip the regions never
+    /// told apart: most clips let them go after a few frames).
+    private var seen: [(grey: [Float], mask: [Bool], background: (x: Float, y: Float))] = []
+    /// The frames kept in `seen` at most (the first ones: ~12 MB at 256 px; four seconds at the
+    /// looks' 15 frames a second), so that memory does not grow with the piece.
+    static let framesSeenAtMost = 64
 
     /// nil when the first frame's mask is empty (nothing to follow).
     init?(frame: Image, mask: Mask, side: Int = 256) {
@@ -65,10 +74,29 @@ struct MovingSubjectCheck: Sendable {
         apart = Array(repeating: false, count: self.regions.count)
         framesApart = Array(repeating: 0, count: self.regions.count)
         guard subject.contains(true) else { return nil }
+        seen = [(reference, subject, (0, 0))]
     }
 
     /// Whether the clip so far shows scenery: the camera moved and the subject stayed with it.
-    var isScenery: Bool { !movedApart && panned >= minimumPan }
+    var isScenery: Bool { !movedApart && panned >= minimumPan && !partedOnItsOwn }
+
+    /// Whether the subject's pixels that the background's motion does not explain moved on their
+    /// own (`ownMotion`), from frame to frame, in three frames running along one smooth path: one
+    /// frame's best offset among hundreds can fall anywhere (scenery's did, once in a clip at most).
+    var partedOnItsOwn: Bool {
+        var path: [(dx: Int, dy: Int)] = []
+        for (last, next) in zip(seen, seen.dropFirst()) {
+            let step = (x: next.background.x - last.background.x, y: next.background.y - last.background.y)
+            let own = Self.ownMotion(previous: last.grey, mask: last.mask, current: next.grey, step: step, width: width, height: height)
+            if let own, let was = path.last, max(abs(own.dx - was.dx), abs(own.dy - was.dy)) <= 4 {
+                path.append(own)
+            } else {
+                path = own.map { [$0] } ?? []
+            }
+            if path.count >= 3 { return true }
+        }
+        return false
+    }
 
     /// Some region parted from the background.
     var movedApart: Bool { apart.contains(true) }
@@ -96,6 +124,8 @@ struct MovingSubjectCheck: Sendable {
     struct Motion: Sendable {
         fileprivate let grey: [Float]
         fileprivate let ground: (x: Float, y: Float)
+        /// The background's offset since the first frame.
+        fileprivate let background: (x: Float, y: Float)
     }
 
     /// The first half of `observe`: the background's and each region's offsets in `frame`. It
@@ -119,16 +149,86 @@ struct MovingSubjectCheck: Sendable {
             framesApart[k] = parted ? framesApart[k] + 1 : 0
             if framesApart[k] >= 2 { apart[k] = true }
         }
-        return Motion(grey: grey, ground: ground)
+        return Motion(grey: grey, ground: ground, background: background)
     }
 
     /// The second half of `observe`, with the frame's subject mask: far from the reference, little
     /// of it still overlaps, so this frame becomes the reference.
     mutating func reanchor(_ motion: Motion, mask: Mask) {
+        if movedApart {
+            seen = []
+        } else if seen.count < Self.framesSeenAtMost {
+            seen.append((motion.grey, mask.resized(width: width, height: height).values.map { $0 >= 128 }, motion.background))
+        }
         guard regions.count == 1, !apart[0], hypot(motion.ground.x, motion.ground.y) > Float(min(width, height)) / 6 else { return }
         let now = mask.resized(width: width, height: height).values.map { $0 >= 128 }
         guard now.contains(true) else { return }
         reference = motion.grey; subject = now; regions = [now]; anchor = background; own = [background]; framesApart = [0]
+    }
+
+    /// Where the pixels of `mask` in `previous` that the background's motion (`step`) does not
+    /// explain went in `current`: the offset from the background's (px) of the one other motion
+    /// that explains them best, when it lies `minimumApart` or more from it and explains them
+    /// clearly better (`clearGain` times) than the median offset of the window does, and several
+    /// times better than it explains the background, by twice the frame's noise a pixel at least.
+    /// nil when nothing but the background's motion shows (offsets next to it only mend its rounding).
+    ///
+    /// A subject drawn in outline over the background (its inside transparent) is a region made
+    /// mostly of the background seen through it: matched whole, it goes with the background, and
+    /// only the outline tells it apart (two pixels in three of every other row and column).
+    static func ownMotion(previous: [Float], mask: [Bool], current: [Float], step: (x: Float, y: Float),
+                          width: Int, height: Int, radius: Int = 14) -> (dx: Int, dy: Int)? {
+        let minimumApart = 3, clearGain: Float = 1.2, ownOverGround: Float = 3, ownOverNoise: Float = 2
+        let sx = Int(step.x.rounded()), sy = Int(step.y.rounded())
+        func inside(_ x: Int, _ y: Int) -> Bool { x >= 0 && y >= 0 && x < width && y < height }
+        var points: [(i: Int, x: Int, y: Int, r: Float)] = []
+        for y in Swift.stride(from: 0, to: height, by: 2) {
+            for x in Swift.stride(from: 0, to: width, by: 2) where mask[y * width + x] && inside(x + sx, y + sy) {
+                let i = y * width + x
+                points.append((i, x, y, abs(previous[i] - current[(y + sy) * width + x + sx])))
+            }
+        }
+        guard points.count >= 16 else { return nil }
+        let alone = points.reduce(Float(0)) { $0 + $1.r }
+        // Each offset's gain: how much less the points differ when each may go with the
+        // background or with that offset (its own motion), over all points.
+        var gains: [Float] = [], best = (gain: -Float.infinity, dx: 0, dy: 0)
+        gains.reserveCapacity((2 * radius + 1) * (2 * radius + 1))
+        for dy in -radius...radius {
+            for dx in -radius...radius where max(abs(dx), abs(dy)) > 1 {
+                var sum: Float = 0
+                for p in points {
+                    let qx = p.x + sx + dx, qy = p.y + sy + dy
+                    sum += inside(qx, qy) ? min(p.r, abs(previous[p.i] - current[qy * width + qx])) : p.r
+                }
+                let gain = alone - sum
+                gains.append(gain)
+                if gain > best.gain { best = (gain, dx, dy) }
+            }
+        }
+        gains.sort()
+        let typical = gains[gains.count / 2]
+        guard max(abs(best.dx), abs(best.dy)) >= minimumApart, best.gain > 0, best.gain >= clearGain * typical else { return nil }
+        // The motion must be the subject's own: over the background (every fourth pixel of every
+        // fourth row outside the subject) it must explain several times less. A ground repeating
+        // itself (stripes, tiles) is explained at its period as well everywhere.
+        // And well above the frame's noise (the median residual of the background at its motion).
+        var ground: Float = 0, residuals: [Float] = []
+        for y in Swift.stride(from: 0, to: height, by: 4) {
+            for x in Swift.stride(from: 0, to: width, by: 4) where !mask[y * width + x] {
+                let qx = x + sx + best.dx, qy = y + sy + best.dy
+                guard inside(x + sx, y + sy), inside(qx, qy) else { continue }
+                let i = y * width + x
+                let r = abs(previous[i] - current[(y + sy) * width + x + sx])
+                ground += r - min(r, abs(previous[i] - current[qy * width + qx]))
+                residuals.append(r)
+            }
+        }
+        guard residuals.count >= 16 else { return nil }
+        let noise = max(1, BackgroundPlate.select(&residuals, residuals.count / 2))
+        let own = best.gain / Float(points.count)
+        guard own >= ownOverNoise * noise, own >= ownOverGround * ground / Float(residuals.count) else { return nil }
+        return (best.dx, best.dy)
     }
 
     /// The offset (dx, dy) at which `grey` matches the reference best over the pixels outside

@@ -391,6 +391,36 @@ struct ClipStickerTests {
         #expect(try verdict(pan: 0, own: 2) == false, "a still camera, a moving subject")
     }
 
+    @Test("A subject drawn in outline, the background seen through it, moves apart by its outline; carried along, it is scenery")
+    func outlineSubject() throws {
+        // The textured ground of `movingSubject`; a square's 3 px dark outline on it, its inside
+        // transparent; the subject's region is the whole square.
+        func view(groundShift: Int, subjectX: Int) -> (Image, Mask) {
+            var image = Image(width: 160, height: 120), mask = Mask(width: 160, height: 120)
+            for y in 0..<120 { for x in 0..<160 {
+                let gx = x + groundShift
+                let v = UInt8((gx * 7 + y * 13 + (gx * y) % 29) % 200 + 20)
+                image[x, y] = RGBA8(r: v, g: v / 2, b: 255 - v)
+                let dx = abs(x - subjectX), dy = abs(y - 60)
+                guard dx < 20 && dy < 20 else { continue }
+                mask[x, y] = 255
+                if dx >= 17 || dy >= 17 { image[x, y] = RGBA8(r: 20, g: 20, b: 30) }
+            } }
+            return (image, mask)
+        }
+        func verdict(pan: Int, own: Int) throws -> Bool {
+            let (first, mask) = view(groundShift: 0, subjectX: 80)
+            var check = try #require(MovingSubjectCheck(frame: first, mask: mask))
+            for k in 1...8 {
+                let (frame, mask) = view(groundShift: pan * k, subjectX: 80 - pan * k + own * k)
+                check.observe(frame, mask: mask)
+            }
+            return check.isScenery
+        }
+        #expect(try verdict(pan: 2, own: 3) == false, "the outline moves apart")
+        #expect(try verdict(pan: 2, own: 0) == true, "carried with the background: scenery")
+    }
+
     @Test("Of two salient regions, the one that stays with the panned background is scenery, the moving one the subject")
     func sceneryRegion() throws {
         // A textured ground panned 2 px a frame; a square fixed in it, and a disc moving on its own.
