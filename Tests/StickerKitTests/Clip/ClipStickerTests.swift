@@ -361,64 +361,50 @@ struct ClipStickerTests {
         #expect(abs(moved.size - mb.size) / mb.size < 0.08)
     }
 
+    /// A textured ground 240×180 seen through a 160×120 window, panned `groundShift` px, and a
+    /// 40 px square subject centred at (`subjectX`, 60): `outline`, only its 3 px dark border drawn
+    /// (the ground seen through it), else filled. The mask is the whole square.
+    static func panView(groundShift: Int, subjectX: Int, outline: Bool) -> (Image, Mask) {
+        var image = Image(width: 160, height: 120), mask = Mask(width: 160, height: 120)
+        for y in 0..<120 { for x in 0..<160 {
+            let gx = x + groundShift
+            let v = UInt8((gx * 7 + y * 13 + (gx * y) % 29) % 200 + 20)
+            image[x, y] = RGBA8(r: v, g: v / 2, b: 255 - v)
+            let dx = abs(x - subjectX), dy = abs(y - 60)
+            guard dx < 20 && dy < 20 else { continue }
+            mask[x, y] = 255
+            if !outline { image[x, y] = RGBA8(r: 250, g: UInt8(((x - subjectX + 20) * 5) % 255), b: 40) } else if dx >= 17 || dy >= 17 {
+                image[x, y] = RGBA8(r: 20, g: 20, b: 30)
+            }
+        } }
+        return (image, mask)
+    }
+
+    /// The check's verdict after eight frames of `panView`, the camera moving `pan` px a frame and
+    /// the subject `own` px.
+    static func panVerdict(pan: Int, own: Int, outline: Bool = false) throws -> Bool {
+        let (first, mask) = panView(groundShift: 0, subjectX: 80, outline: outline)
+        var check = try #require(MovingSubjectCheck(frame: first, mask: mask))
+        for k in 1...8 {
+            let (frame, mask) = panView(groundShift: pan * k, subjectX: 80 - pan * k + own * k, outline: outline)
+            check.observe(frame, mask: mask)
+        }
+        return check.isScenery
+    }
+
     @Test("A subject panned with its background is scenery; one moving apart from it, or a still scene, is a subject")
     func movingSubject() throws {
-        // A textured ground 240×180 seen through a 160×120 window; a square "subject" drawn on it.
-        func view(groundShift: Int, subjectX: Int) -> (Image, Mask) {
-            var image = Image(width: 160, height: 120), mask = Mask(width: 160, height: 120)
-            for y in 0..<120 { for x in 0..<160 {
-                let gx = x + groundShift
-                let v = UInt8((gx * 7 + y * 13 + (gx * y) % 29) % 200 + 20)
-                image[x, y] = RGBA8(r: v, g: v / 2, b: 255 - v)
-                if abs(x - subjectX) < 20 && abs(y - 60) < 20 { image[x, y] = RGBA8(r: 250, g: UInt8(((x - subjectX + 20) * 5) % 255), b: 40); mask[x, y] = 255 }
-            } }
-            return (image, mask)
-        }
-        /// The check's verdict after eight frames, the camera moving `pan` px a frame and the subject `own` px.
-        func verdict(pan: Int, own: Int) throws -> Bool {
-            let (first, mask) = view(groundShift: 0, subjectX: 80)
-            var check = try #require(MovingSubjectCheck(frame: first, mask: mask))
-            for k in 1...8 {
-                let (frame, mask) = view(groundShift: pan * k, subjectX: 80 - pan * k + own * k)
-                check.observe(frame, mask: mask)
-            }
-            return check.isScenery
-        }
-        #expect(try verdict(pan: 0, own: 0) == false, "a still scene keeps its subject")
-        #expect(try verdict(pan: 2, own: 0) == true, "panned together: scenery")
-        #expect(try verdict(pan: 1, own: 0) == true, "a slow pan, a pixel a frame: scenery")
-        #expect(try verdict(pan: 2, own: 2) == false, "the subject moves apart")
-        #expect(try verdict(pan: 0, own: 2) == false, "a still camera, a moving subject")
+        #expect(try Self.panVerdict(pan: 0, own: 0) == false, "a still scene keeps its subject")
+        #expect(try Self.panVerdict(pan: 2, own: 0) == true, "panned together: scenery")
+        #expect(try Self.panVerdict(pan: 1, own: 0) == true, "a slow pan, a pixel a frame: scenery")
+        #expect(try Self.panVerdict(pan: 2, own: 2) == false, "the subject moves apart")
+        #expect(try Self.panVerdict(pan: 0, own: 2) == false, "a still camera, a moving subject")
     }
 
     @Test("A subject drawn in outline, the background seen through it, moves apart by its outline; carried along, it is scenery")
     func outlineSubject() throws {
-        // The textured ground of `movingSubject`; a square's 3 px dark outline on it, its inside
-        // transparent; the subject's region is the whole square.
-        func view(groundShift: Int, subjectX: Int) -> (Image, Mask) {
-            var image = Image(width: 160, height: 120), mask = Mask(width: 160, height: 120)
-            for y in 0..<120 { for x in 0..<160 {
-                let gx = x + groundShift
-                let v = UInt8((gx * 7 + y * 13 + (gx * y) % 29) % 200 + 20)
-                image[x, y] = RGBA8(r: v, g: v / 2, b: 255 - v)
-                let dx = abs(x - subjectX), dy = abs(y - 60)
-                guard dx < 20 && dy < 20 else { continue }
-                mask[x, y] = 255
-                if dx >= 17 || dy >= 17 { image[x, y] = RGBA8(r: 20, g: 20, b: 30) }
-            } }
-            return (image, mask)
-        }
-        func verdict(pan: Int, own: Int) throws -> Bool {
-            let (first, mask) = view(groundShift: 0, subjectX: 80)
-            var check = try #require(MovingSubjectCheck(frame: first, mask: mask))
-            for k in 1...8 {
-                let (frame, mask) = view(groundShift: pan * k, subjectX: 80 - pan * k + own * k)
-                check.observe(frame, mask: mask)
-            }
-            return check.isScenery
-        }
-        #expect(try verdict(pan: 2, own: 3) == false, "the outline moves apart")
-        #expect(try verdict(pan: 2, own: 0) == true, "carried with the background: scenery")
+        #expect(try Self.panVerdict(pan: 2, own: 3, outline: true) == false, "the outline moves apart")
+        #expect(try Self.panVerdict(pan: 2, own: 0, outline: true) == true, "carried with the background: scenery")
     }
 
     @Test("Of two salient regions, the one that stays with the panned background is scenery, the moving one the subject")
