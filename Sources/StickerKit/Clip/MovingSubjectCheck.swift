@@ -47,7 +47,7 @@ struct MovingSubjectCheck: Sendable {
     /// background's offset then, for `partedOnItsOwn` (asked only of a clip the regions never
     /// told apart: most clips let them go after a few frames).
     private var seen: [(grey: [Float], mask: [Bool], background: (x: Float, y: Float))] = []
-    /// The frames kept in `seen` at most (the first ones: ~12 MB at 256 px; four seconds at the
+    /// The frames kept in `seen` at most (the first ones: ~16 MB at 256 px; four seconds at the
     /// looks' 15 frames a second), so that memory does not grow with the piece.
     static let framesSeenAtMost = 64
 
@@ -155,14 +155,13 @@ struct MovingSubjectCheck: Sendable {
     /// The second half of `observe`, with the frame's subject mask: far from the reference, little
     /// of it still overlaps, so this frame becomes the reference.
     mutating func reanchor(_ motion: Motion, mask: Mask) {
-        if movedApart {
-            seen = []
-        } else if seen.count < Self.framesSeenAtMost {
-            seen.append((motion.grey, mask.resized(width: width, height: height).values.map { $0 >= 128 }, motion.background))
-        }
-        guard regions.count == 1, !apart[0], hypot(motion.ground.x, motion.ground.y) > Float(min(width, height)) / 6 else { return }
+        let keeps = !movedApart && seen.count < Self.framesSeenAtMost
+        let moves = regions.count == 1 && !apart[0] && hypot(motion.ground.x, motion.ground.y) > Float(min(width, height)) / 6
+        if movedApart { seen = [] }
+        guard keeps || moves else { return }
         let now = mask.resized(width: width, height: height).values.map { $0 >= 128 }
-        guard now.contains(true) else { return }
+        if keeps { seen.append((motion.grey, now, motion.background)) }
+        guard moves, now.contains(true) else { return }
         reference = motion.grey; subject = now; regions = [now]; anchor = background; own = [background]; framesApart = [0]
     }
 
@@ -175,7 +174,7 @@ struct MovingSubjectCheck: Sendable {
     ///
     /// A subject drawn in outline over the background (its inside transparent) is a region made
     /// mostly of the background seen through it: matched whole, it goes with the background, and
-    /// only the outline tells it apart (two pixels in three of every other row and column).
+    /// only the outline tells it apart (every other pixel of every other row is matched).
     static func ownMotion(previous: [Float], mask: [Bool], current: [Float], step: (x: Float, y: Float),
                           width: Int, height: Int, radius: Int = 14) -> (dx: Int, dy: Int)? {
         let minimumApart = 3, clearGain: Float = 1.2, ownOverGround: Float = 3, ownOverNoise: Float = 2
