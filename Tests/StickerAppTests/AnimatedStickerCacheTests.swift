@@ -91,9 +91,10 @@ import Testing
                 + #""fitRadius":5,"holeArea":16,"holeMatch":3,"holeTexture":3,"localRadius":6,"#
                 + #""localReach":2,"matchFactor":2.5,"maximumNoise":0.05,"minimumContrast":0.1,"misplacement":0.3,"pixelMatch":1,"restoredShare":0.15,"restoresBeyond":3,"#
                 + #""restoringMisplacement":0.075,"snap":0.04,"#
-                + #""solvesLocally":true},"plateAgreeing":2,"plateSamples":16,"#
+                + #""solvesLocally":true},"motionSubject":{"beyond":3,"minimumShare":0.0003,"presentShare":0.6,"speck":6},"#
+                + #""plateAgreeing":2,"plateSamples":16,"#
                 + #""plateSubjectReach":6,"previousWeight":0,"refusesScenery":true,"trackingReach":12,"usesBackgroundPlate":true},"#
-                + #""version":14}"#)
+                + #""version":15}"#)
         let name = key.diskKey(clipDigest: "c0ffee").name
         #expect(name.hasPrefix("c0ffee-clip-") && name.count == "c0ffee-clip-".count + 16, "\(name)")
     }

@@ -13,7 +13,7 @@ import StickerKit
 /// every clip (an old entry is then simply not found, and trimmed in time); a change of what a
 /// field means, or of the engine's output for the same settings, bumps `version`.
 nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
-    static let currentVersion = 14
+    static let currentVersion = 15
 
     var version = Self.currentVersion
     /// The network that cuts out: the engine and model version (`StickerEngine.engineVersion`) and
@@ -76,6 +76,8 @@ nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
         var edgeSteepness: Float
         /// Its own Codable: every threshold of the plate's matte, by name.
         var matte: PlateMatte
+        /// Its own Codable too (nil: a clip without a subject the network sees is refused).
+        var motionSubject: MotionSubject?
     }
 
     init(engine: String, rules: AnimatedStickerRules, style: StickerStyle, maker: ClipStickerMaker) {
@@ -98,7 +100,8 @@ nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
                                  trackingReach: tracking.trackingReach, refusesScenery: tracking.refusesScenery,
                                  usesBackgroundPlate: tracking.usesBackgroundPlate, plateSamples: tracking.plateSamples,
                                  plateAgreeing: tracking.plateAgreeing, plateSubjectReach: tracking.plateSubjectReach,
-                                 edgeSteepness: tracking.edgeSteepness, matte: tracking.matte)
+                                 edgeSteepness: tracking.edgeSteepness, matte: tracking.matte,
+                                 motionSubject: tracking.motionSubject)
     }
 
     /// The canonical text: JSON, keys sorted, no spaces. Also the entry's `identity` (a person

@@ -118,21 +118,34 @@ public struct ClipStickerMaker: Sendable {
                             progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
         // A WebM with alpha asks for libvpx: kept only when this ffmpeg has it (asked once for both runs).
         let decoder = await ClipDetection.availableDecoderArguments(clip)
+        func attempt(byMotion: MotionSubject?) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
+            do {
+                return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
+                                     progress: progress, decoder: decoder, seeksByDecoding: false, byMotion: byMotion)
+            } catch is SeekFellShort {
+                return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
+                                     progress: progress, decoder: decoder, seeksByDecoding: true, byMotion: byMotion)
+            }
+        }
         do {
-            return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
-                                 progress: progress, decoder: decoder, seeksByDecoding: false)
-        } catch is SeekFellShort {
-            return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
-                                 progress: progress, decoder: decoder, seeksByDecoding: true)
+            return try await attempt(byMotion: nil)
+        } catch let error as ClipError {
+            // No subject the network saw moves apart: what the background's motion does not explain
+            // may still (line art it hardly sees). The piece is read again; refused as before when
+            // nothing moves apart.
+            guard case .cutOut(.noClearSubject) = error, first == .choice(.main), let motion = tracking.motionSubject else { throw error }
+            try Task.checkCancellation()
+            do { return try await attempt(byMotion: motion) } catch ClipError.cutOut(.noClearSubject) { throw error }
         }
     }
 
     /// `make` (a format and an output) or `frames` (neither: the frames kept); `decoder`: the
-    /// arguments naming ffmpeg's decoder (`ClipDetection.availableDecoderArguments`).
+    /// arguments naming ffmpeg's decoder (`ClipDetection.availableDecoderArguments`). `byMotion`:
+    /// the network is not asked; each frame's subject is what differs from the plate (`MotionSubject`).
     private func run(clip: URL, piece: ClipPiece, first: ClipSubjectTracker.FirstFrameChoice,
                      format: AnimatedFormat?, output: URL?, masks: MaskHandler?,
                      progress: (@Sendable (Int) -> Void)?, decoder: [String],
-                     seeksByDecoding: Bool) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
+                     seeksByDecoding: Bool, byMotion: MotionSubject? = nil) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
         // ffmpeg starts while ffprobe reads the clip: the two start-ups (~0.1 s, both cores idle
         // otherwise) overlap. Its frames are fitted to the working side by the rule the probed size
         // gives here (`fittedSize`), so a clip too large is refused before its first frame is read.
@@ -263,7 +276,25 @@ public struct ClipStickerMaker: Sendable {
         // moves apart from the background: `ClipSubjectTracker.start`); a few frames held at once,
         // their looks under way meanwhile.
         let lookAheadFrames = max(2, Int((0.5 * fps).rounded()) + 1)
-        var lookAhead: [Image]? = []
+        var lookAhead: [Image]? = byMotion == nil ? [] : nil
+        // By motion: the background followed alone, each frame's look its offset only.
+        var backgroundOnly: MovingSubjectCheck?
+        func lookByMotion(_ frame: Image) async {
+            var offset: SIMD2<Float>?
+            if backgroundOnly == nil {
+                backgroundOnly = MovingSubjectCheck(background: frame)
+                offset = .zero
+            } else if let step = backgroundOnly?.backgroundStep(frame) {
+                offset = SIMD2(step.x, step.y)
+            }
+            let seen = ClipSubjectTracker.Look(index: looks.count, saliency: Mask(width: 1, height: 1), offset: offset)
+            looks.append(seen)
+            if samples.wants(seen.index) {
+                if sampler == nil { sampler = tracker.cutter() }
+                if let sample = await sampler?.plateSample(frame, look: seen) { samples.add(sample, index: seen.index) }
+            }
+            progress?((looks.count + 1) / 2)
+        }
         // Why the first frame could not be cut out (`prime`), said when tracking starts: after
         // the short-seek check, so a seek that fell short is read again rather than refused.
         var primeFailure: SubjectExtractionError?
@@ -296,6 +327,10 @@ public struct ClipStickerMaker: Sendable {
                     if keptFrames != nil {
                         keptBytes += frame.pixels.count
                         if keptBytes <= keptFramesBudget { keptFrames?.append(frame) } else { keptFrames = nil }
+                    }
+                    if byMotion != nil {
+                        await lookByMotion(frame)
+                        continue
                     }
                     if sourceFrame == 0 {
                         // The first frame is cut out before any look is handed to the lanes: its
@@ -341,19 +376,34 @@ public struct ClipStickerMaker: Sendable {
             }
             try Task.checkCancellation()
             // Scenery the camera panned over is known only once the clip has been seen.
-            do { try tracker.finish() } catch { throw ClipError.cutOut(error) }
+            if byMotion == nil {
+                do { try tracker.finish() } catch { throw ClipError.cutOut(error) }
+            }
 
             // The background plate, then the second pass: each frame (kept, or the piece decoded
             // again) cut out along its look, in parallel.
-            let plate = tracking.usesBackgroundPlate ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing,
-                                                                                    zoneReach: tracking.plateSubjectReach) : nil
+            let plate = tracking.usesBackgroundPlate || byMotion != nil
+                ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing, spreadsScenery: byMotion == nil,
+                                              zoneReach: tracking.plateSubjectReach) : nil
+            // By motion: refused unless a subject moves apart from the background in the samples.
+            var movingBox: (width: Int, height: Int)?
+            if let byMotion {
+                guard let plate, let box = await byMotion.present(in: samples.samples, plate: plate, matte: tracking.matte) else {
+                    throw ClipError.cutOut(.noClearSubject)
+                }
+                let scale = Double(frameWidth) / Double(max(1, samples.samples.first?.frame.width ?? frameWidth))
+                movingBox = (Int(Double(box.width) * scale), Int(Double(box.height) * scale))
+            }
             samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
             sampler = nil
-            let cutter = tracker.cutter(plate: plate, largestSubject: looks.map(\.subjectShare).max() ?? 0)
+            let cutter = tracker.cutter(plate: plate, largestSubject: byMotion == nil ? looks.map(\.subjectShare).max() ?? 0 : 0,
+                                        byMotion: byMotion)
             let total = looks.count, firstHalf = (total + 1) / 2
             if total > 0 {
                 // One outline width for every frame (the first frame's subject's), so it stays steady.
                 if style.outlineWidth == nil, let box = tracker.firstCutOut?.mask.bounds {
+                    style.outlineWidth = style.resolvedOutlineWidth(width: box.width, height: box.height)
+                } else if style.outlineWidth == nil, let box = movingBox {
                     style.outlineWidth = style.resolvedOutlineWidth(width: box.width, height: box.height)
                 }
                 // WebM's constant rate: a GIF's shortest frame gets a tick of its own, and so does

@@ -46,6 +46,10 @@ public final class ClipSubjectTracker {
         /// apart from the background while the camera pans: `MovingSubjectCheck`) makes the clip
         /// one without a clear subject (`finish()` throws).
         public var refusesScenery = true
+        /// A clip refused for want of a clear subject (the network saw none in its first frame, or
+        /// only scenery the camera carried) is looked at again for a subject that moves apart from
+        /// the background, with these thresholds, when its subject is chosen automatically (nil: refused).
+        public var motionSubject: MotionSubject? = MotionSubject()
         /// Whether the frames are cut out again with a plate of the background (`BackgroundPlate`,
         /// `PlateMatte`): scenery the network finds salient leaves the subject pixel by pixel, and
         /// the edges' alpha is solved from the compositing equation.
@@ -299,9 +303,10 @@ public final class ClipSubjectTracker {
     }
 
     /// What cuts the frames out along their looks (second pass), once the first is done.
-    func cutter(plate: BackgroundPlate? = nil, largestSubject: Float = 0) -> FrameCutter {
+    func cutter(plate: BackgroundPlate? = nil, largestSubject: Float = 0, byMotion: MotionSubject? = nil) -> FrameCutter {
         FrameCutter(extractor: extractor, scenery: scenery, plate: plate, matte: settings.matte,
-                    subjectReach: settings.plateSubjectReach, edgeSteepness: settings.edgeSteepness, largestSubject: largestSubject)
+                    subjectReach: settings.plateSubjectReach, edgeSteepness: settings.edgeSteepness, largestSubject: largestSubject,
+                    byMotion: byMotion)
     }
 
     /// After the last frame: throws `.noClearSubject` when the clip showed scenery (the camera

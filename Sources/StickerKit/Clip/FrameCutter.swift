@@ -18,6 +18,8 @@ extension ClipSubjectTracker {
         /// own: d02's spade, 15 % smaller in the first frames where the network missed its
         /// handle, could not take the handle back).
         var largestSubject: Float = 0
+        /// The subject is what differs from the plate (`MotionSubject`), not the look's saliency.
+        var byMotion: MotionSubject?
 
         /// `alpha` steepened about ½ by `factor` (`Settings.edgeSteepness`), clamped to 0…1, where it
         /// is still `unsolved`'s (nil: everywhere): an alpha the compositing equation solved is the
@@ -66,12 +68,21 @@ extension ClipSubjectTracker {
         /// The frame cut out along its look.
         func cut(_ frame: Image, look: Look) async -> FrameCutOut {
             let refinement = extractor.refinement, bands = extractor.bands
-            let saliency = look.saliencyPlane
+            var saliency = look.saliencyPlane
             let work = await working(frame)
             let factor = max(1, (max(frame.width, frame.height) + refinement.workingDimension - 1) / refinement.workingDimension)
+            // A subject found by its motion: its pixels at the working size are the saliency.
+            let moving = byMotion.flatMap { motion in
+                plate.flatMap { plate in
+                    look.offset.flatMap { motion.pixels(in: work, plate: plate, near: $0 * SIMD2(Float(work.width), Float(work.height)), matte: matte) }
+                }
+            }
+            if byMotion != nil {
+                saliency = Plane(width: work.width, height: work.height, values: moving?.map { $0 ? 1 : 0 } ?? [Float](repeating: 0, count: work.width * work.height))
+            }
             let magnification = max(Float(work.width) / Float(saliency.width), Float(work.height) / Float(saliency.height))
             let radius = max(1, Int((magnification * refinement.radiusInSaliencyPixels).rounded()))
-            let coarse = saliency.resized(width: work.width, height: work.height, filter: .area)
+            let coarse = byMotion != nil ? saliency : saliency.resized(width: work.width, height: work.height, filter: .area)
             let filtered = await GuidedFilter(radius: radius, epsilon: refinement.epsilon).apply(guide: work, input: coarse.values)
             let span = max(1e-3, refinement.high - refinement.low)
             var alpha = filtered.map { min(1, max(0, ($0 - refinement.low) / span)) }
@@ -79,7 +90,7 @@ extension ClipSubjectTracker {
             // The plate as this frame sees it, placed to an eighth of a pixel against the frame itself.
             var seen: (color: ColorPlanes, known: [Bool], noise: Float, residual: [Float])?, fading: [Float]?
             if let plate, let offset = look.offset {
-                let subject = subject(of: look)
+                let subject = byMotion == nil ? subject(of: look) : saliency
                 let zone = subjectZone(subject, width: work.width, height: work.height)
                 let placed = plate.align(work, exclude: zone, near: offset * SIMD2(Float(work.width), Float(work.height)))
                 let background = plate.background(at: placed, width: work.width, height: work.height)

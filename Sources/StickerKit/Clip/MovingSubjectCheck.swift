@@ -63,6 +63,29 @@ struct MovingSubjectCheck: Sendable {
         }
     }
 
+    /// The background alone followed, every pixel of it (a clip whose subject is found by its
+    /// motion: `MotionSubject`); `backgroundStep` follows it.
+    init(background frame: Image, side: Int = 256) {
+        self.side = side
+        let scale = min(1, Double(side) / Double(max(frame.width, frame.height)))
+        width = max(16, Int(Double(frame.width) * scale)); height = max(16, Int(Double(frame.height) * scale))
+        reference = Self.grey(frame, width, height)
+        regions = []
+        subject = [Bool](repeating: false, count: width * height)
+        own = []; apart = []; framesApart = []
+        followsBackground = true
+    }
+
+    /// The background's offset in `frame` since the first frame, as a fraction of the frame's sides
+    /// (nil: not matched); far from the reference, this frame becomes it.
+    mutating func backgroundStep(_ frame: Image) -> (x: Float, y: Float)? {
+        guard let motion = followMotion(frame) else { return nil }
+        if hypot(motion.ground.x, motion.ground.y) > Float(min(width, height)) / 6 {
+            reference = motion.grey; anchor = background
+        }
+        return backgroundOffset
+    }
+
     private init?(frame: Image, side: Int, regions: (Int, Int) -> [[Bool]]) {
         self.side = side
         let scale = min(1, Double(side) / Double(max(frame.width, frame.height)))

@@ -1,0 +1,79 @@
+import Foundation
+import Raster
+@testable import StickerKit
+import Testing
+import TestSupport
+
+@Suite("Clips: a subject found by its motion where the network sees none")
+struct MotionSubjectTests {
+    func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appending(path: "motion-subject-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A 2 s clip at 20 fps, 160 × 120: a ground of sharp-edged 8 px checks and soft waves, the
+    /// camera panning 30 px a second (a fraction of a pixel a frame: a plate misplaced by a
+    /// fraction would show every check's edge); with `ring`, a dark ring drawn in outline (line art:
+    /// 3 px of stroke, the ground seen inside it) crossing the frame on its own, 50 px a second.
+    func pan(ring: Bool, in folder: URL) async throws -> URL {
+        let ffmpeg = try ClipTools.require("ffmpeg")
+        let clip = folder.appending(path: ring ? "ring.mp4" : "pan.mp4")
+        let u = "(X+T*30)"
+        let ground = "100+40*mod(floor(\(u)/8)+floor(Y/8),2)+15*sin(\(u)/5)*sin(Y/7)"
+        let outline = "lt(abs(hypot(X-30-T*50,Y-60)-14),1.6)"
+        let value = ring ? "if(\(outline),25,\(ground))" : ground
+        let geq = "geq=r='\(value)':g='\(value)':b='\(value)'"
+        try #require(try await ClipTools.runToEnd([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=2",
+                                                   "-vf", geq, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "14", clip.path]).status == 0)
+        return clip
+    }
+
+    @Test("Line art the network does not see, moving apart from the panned ground, becomes the sticker; the pan alone stays refused")
+    func outlineNoNetworkSeesIsCutOut() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let maker = ClipStickerMaker(predictor: NothingSalient(), style: .plain)
+        let output = folder.appending(path: "out.webp")
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: try await pan(ring: true, in: folder), piece: ClipPiece(), format: .webp(quality: 80),
+                                           output: output, masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 20)
+        // Every frame's mask lies on the ring (its centre 30 + 50 t px across), moving right with it.
+        let centres = await masks.centres, areas = await masks.areas
+        for (k, centre) in centres.enumerated() {
+            let ring = 30 + 50 * Double(k) / 10  // used frames at 10 a second
+            #expect(abs(centre - ring) < 6, "frame \(k): centre \(centre), ring \(ring)")
+            #expect(areas[k] > 60 && areas[k] < 1500, "frame \(k): area \(areas[k])")
+        }
+
+        let panOnly = folder.appending(path: "pan-only.webp")
+        await #expect(throws: ClipError.cutOut(.noClearSubject)) {
+            _ = try await maker.make(clip: try await pan(ring: false, in: folder), piece: ClipPiece(), format: .webp(quality: 80), output: panOnly)
+        }
+        #expect(!FileManager.default.fileExists(atPath: panOnly.path))
+    }
+
+    @Test("Without the motion rule, or with a subject asked for by point, a clip the network sees nothing in is refused")
+    func motionRuleCanBeTurnedOff() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await pan(ring: true, in: folder)
+        var maker = ClipStickerMaker(predictor: NothingSalient(), style: .plain)
+        maker.tracking.motionSubject = nil
+        let output = folder.appending(path: "out.webp")
+        await #expect(throws: ClipError.cutOut(.noClearSubject)) {
+            _ = try await maker.make(clip: clip, piece: ClipPiece(), format: .webp(quality: 80), output: output)
+        }
+        maker.tracking.motionSubject = MotionSubject()
+        await #expect(throws: ClipError.cutOut(.noClearSubject)) {
+            _ = try await maker.make(clip: clip, piece: ClipPiece(), first: .point(x: 30, y: 46), format: .webp(quality: 80), output: output)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+}
+
+/// A predictor that never finds a subject.
+private struct NothingSalient: SaliencyPredicting {
+    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane { throw .noClearSubject }
+}
