@@ -386,18 +386,19 @@ public struct ClipStickerMaker: Sendable {
                 ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing, spreadsScenery: byMotion == nil,
                                               zoneReach: tracking.plateSubjectReach) : nil
             // By motion: refused unless a subject moves apart from the background in the samples.
-            var movingBox: (width: Int, height: Int)?
+            var moving: MotionSubject.Found?, movingBox: (width: Int, height: Int)?
             if let byMotion {
-                guard let plate, let box = await byMotion.present(in: samples.samples, plate: plate, matte: tracking.matte) else {
+                guard let plate, let found = await byMotion.present(in: samples.samples, plate: plate, matte: tracking.matte) else {
                     throw ClipError.cutOut(.noClearSubject)
                 }
                 let scale = Double(frameWidth) / Double(max(1, samples.samples.first?.frame.width ?? frameWidth))
-                movingBox = (Int(Double(box.width) * scale), Int(Double(box.height) * scale))
+                movingBox = (Int(Double(found.width) * scale), Int(Double(found.height) * scale))
+                moving = found
             }
             samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
             sampler = nil
             let cutter = tracker.cutter(plate: plate, largestSubject: byMotion == nil ? looks.map(\.subjectShare).max() ?? 0 : 0,
-                                        byMotion: byMotion)
+                                        byMotion: byMotion, stillInFrame: moving?.still)
             let total = looks.count, firstHalf = (total + 1) / 2
             if total > 0 {
                 // One outline width for every frame (the first frame's subject's), so it stays steady.

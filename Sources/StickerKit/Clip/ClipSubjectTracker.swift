@@ -303,10 +303,11 @@ public final class ClipSubjectTracker {
     }
 
     /// What cuts the frames out along their looks (second pass), once the first is done.
-    func cutter(plate: BackgroundPlate? = nil, largestSubject: Float = 0, byMotion: MotionSubject? = nil) -> FrameCutter {
+    func cutter(plate: BackgroundPlate? = nil, largestSubject: Float = 0, byMotion: MotionSubject? = nil,
+                stillInFrame: ColorPlanes? = nil) -> FrameCutter {
         FrameCutter(extractor: extractor, scenery: scenery, plate: plate, matte: settings.matte,
                     subjectReach: settings.plateSubjectReach, edgeSteepness: settings.edgeSteepness, largestSubject: largestSubject,
-                    byMotion: byMotion)
+                    byMotion: byMotion, stillInFrame: stillInFrame)
     }
 
     /// After the last frame: throws `.noClearSubject` when the clip showed scenery (the camera

@@ -18,8 +18,10 @@ extension ClipSubjectTracker {
         /// own: d02's spade, 15 % smaller in the first frames where the network missed its
         /// handle, could not take the handle back).
         var largestSubject: Float = 0
-        /// The subject is what differs from the plate (`MotionSubject`), not the look's saliency.
+        /// The subject is what differs from the plate (`MotionSubject`), not the look's saliency,
+        /// nor from what the frame holds still (`MotionSubject.still`, at the working size).
         var byMotion: MotionSubject?
+        var stillInFrame: ColorPlanes?
 
         /// `alpha` steepened about ½ by `factor` (`Settings.edgeSteepness`), clamped to 0…1, where it
         /// is still `unsolved`'s (nil: everywhere): an alpha the compositing equation solved is the
@@ -74,7 +76,10 @@ extension ClipSubjectTracker {
             // A subject found by its motion: its pixels at the working size are the saliency.
             let moving = byMotion.flatMap { motion in
                 plate.flatMap { plate in
-                    look.offset.flatMap { motion.pixels(in: work, plate: plate, near: $0 * SIMD2(Float(work.width), Float(work.height)), matte: matte) }
+                    look.offset.flatMap {
+                        motion.pixels(in: work, plate: plate, near: $0 * SIMD2(Float(work.width), Float(work.height)), matte: matte,
+                                      still: stillInFrame)
+                    }
                 }
             }
             if byMotion != nil {

@@ -10,7 +10,11 @@ import Raster
 /// (`MovingSubjectCheck`): line art the network hardly sees (a treble clef's strokes over grass,
 /// a firework's streaks over a dandelion) still moves apart from the background. A clip of a pan
 /// alone leaves nothing above the plate's noise and the misplacement its edges tolerate, and is
-/// still refused. A value: frames are cut out in parallel.
+/// still refused. So is one whose only difference stays put in the frame while the camera pans (a
+/// logo, a timestamp, a watermark: it lands on another place of the plate in every sample, and the
+/// plate's median leaves it out): a subject's pixels must differ from a second plate too, the
+/// samples' median in the frame's own coordinates (`still`), which keeps what the frame holds
+/// still. A value: frames are cut out in parallel.
 public struct MotionSubject: Sendable, Hashable, Codable {
     /// A pixel is the subject's where its 3×3 patch differs from the plate by more than this many
     /// times the clearing's tolerance there (`PlateMatte.matchFactor` noise and `misplacement`
@@ -19,16 +23,17 @@ public struct MotionSubject: Sendable, Hashable, Codable {
     public var beyond: Float = 3
     /// Parts of the subject's pixels (8-connected) smaller than this are specks of noise.
     public var speck = 6
-    /// The subject must cover at least this share of the frame…
+    /// The subject must cover at least this share of the frame (and four specks)…
     public var minimumShare: Float = 0.0003
-    /// …in at least this share of the plate's samples that the plate fits.
+    /// …in at least this share of the plate's samples, and the plate must fit as many.
     public var presentShare: Float = 0.6
 
     public init() {}
 
     /// The subject's pixels in `frame` (the working size), its background placed near `offset`
     /// against `plate`; nil when the plate does not cover most of the frame or does not fit it.
-    func pixels(in frame: ColorPlanes, plate: BackgroundPlate, near offset: SIMD2<Float>, matte: PlateMatte) -> [Bool]? {
+    /// `still`: what stays put in the frame (`still(_:)`); a pixel matching it is no subject's.
+    func pixels(in frame: ColorPlanes, plate: BackgroundPlate, near offset: SIMD2<Float>, matte: PlateMatte, still: ColorPlanes? = nil) -> [Bool]? {
         let w = frame.width, h = frame.height, n = w * h
         let placed = plate.align(frame, exclude: [Bool](repeating: false, count: n), near: offset)
         let background = plate.background(at: placed, width: w, height: h)
@@ -42,26 +47,62 @@ public struct MotionSubject: Sendable, Hashable, Codable {
         for i in 0..<n where !background.known[i] { residual[i] = 0 }
         let box = BoxFilter(width: w, height: h, radius: 1)
         let patch = box.mean(residual), slope = box.mean(PlateMatte.gradient(background.color, known: background.known))
-        let on = Plane(width: w, height: h, values: (0..<n).map { i in
-            background.known[i] && patch[i] > beyond * (matte.matchFactor * noise + matte.misplacement * slope[i]) ? 1 : 0
-        })
+        func apart(_ patch: [Float], _ slope: [Float], _ i: Int) -> Bool {
+            patch[i] > beyond * (matte.matchFactor * noise + matte.misplacement * slope[i])
+        }
+        var on = Plane(width: w, height: h, values: (0..<n).map { background.known[$0] && apart(patch, slope, $0) ? 1 : 0 })
+        if let still, still.width == w, still.height == h {
+            let everywhere = [Bool](repeating: true, count: n)
+            let stillPatch = box.mean(PlateMatte.residual(frame, still, known: everywhere))
+            let stillSlope = box.mean(PlateMatte.gradient(still, known: everywhere))
+            for i in 0..<n where on.values[i] > 0 && !apart(stillPatch, stillSlope, i) { on.values[i] = 0 }
+        }
         let parts = ConnectedComponents(on, threshold: 0.5)
         return parts.labels.map { $0 >= 0 && parts.areas[Int($0)] >= speck }
     }
 
-    /// Whether the plate's samples show a subject apart from the background: in `presentShare` of
-    /// those the plate fits, at least `minimumShare` of the frame. Also the largest box it covers
-    /// in a sample (its outline width is the first frame's subject's for a clip the network cut).
-    func present(in samples: [BackgroundPlate.Sample], plate: BackgroundPlate, matte: PlateMatte) async -> (width: Int, height: Int)? {
+    /// The samples' per-channel median in the frame's own coordinates: what the frame holds still
+    /// while the camera pans (a logo, a timestamp); elsewhere a blur of the passing background.
+    static func still(_ frames: [ColorPlanes]) -> ColorPlanes? {
+        guard let first = frames.first, frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else { return nil }
+        let n = first.width * first.height
+        var out = ColorPlanes(width: first.width, height: first.height, red: [Float](repeating: 0, count: n),
+                              green: [Float](repeating: 0, count: n), blue: [Float](repeating: 0, count: n))
+        var values = [Float](repeating: 0, count: frames.count)
+        for i in 0..<n {
+            for (k, f) in frames.enumerated() { values[k] = f.red[i] }
+            out.red[i] = BackgroundPlate.median(&values, frames.count)
+            for (k, f) in frames.enumerated() { values[k] = f.green[i] }
+            out.green[i] = BackgroundPlate.median(&values, frames.count)
+            for (k, f) in frames.enumerated() { values[k] = f.blue[i] }
+            out.blue[i] = BackgroundPlate.median(&values, frames.count)
+        }
+        return out
+    }
+
+    /// What `present` found: the largest box the subject covers in a sample, and what the frame
+    /// holds still (`still(_:)`), for every frame's `pixels`.
+    struct Found: Sendable {
+        var width: Int, height: Int
+        var still: ColorPlanes?
+    }
+
+    /// Whether the plate's samples show a subject apart from the background and the frame: in
+    /// `presentShare` of them (the plate fitting as many), at least `minimumShare` of the frame and
+    /// four specks.
+    func present(in samples: [BackgroundPlate.Sample], plate: BackgroundPlate, matte: PlateMatte) async -> Found? {
+        let wanted = max(3, Int((presentShare * Float(samples.count)).rounded(.up)))
+        guard samples.count >= wanted else { return nil }
+        let still = samples.count >= 3 ? Self.still(samples.map(\.frame)) : nil
         // Each sample's pixels in a child task (independent of the others).
         let masks = await concurrentMap(samples) { sample in
-            (width: sample.frame.width, mask: pixels(in: sample.frame, plate: plate, near: sample.offset, matte: matte))
-        }
-        var fitted = 0, showing = 0, box = (width: 0, height: 0)
-        for (w, mask) in masks {
-            guard let mask else { continue }
-            fitted += 1
-            guard Float(mask.lazy.filter { $0 }.count) >= minimumShare * Float(mask.count) else { continue }
+            pixels(in: sample.frame, plate: plate, near: sample.offset, matte: matte, still: still)
+        }.compactMap { $0 }
+        guard masks.count >= wanted, let w = samples.first?.frame.width else { return nil }
+        let least = max(Int((minimumShare * Float(masks[0].count)).rounded(.up)), 4 * speck)
+        var showing = 0, box = (width: 0, height: 0)
+        for mask in masks {
+            guard mask.lazy.filter({ $0 }).count >= least else { continue }
             showing += 1
             var minX = Int.max, maxX = -1, minY = Int.max, maxY = -1
             for i in mask.indices where mask[i] {
@@ -69,7 +110,7 @@ public struct MotionSubject: Sendable, Hashable, Codable {
             }
             box = (max(box.width, maxX - minX + 1), max(box.height, maxY - minY + 1))
         }
-        guard fitted >= 3, Float(showing) >= presentShare * Float(fitted) else { return nil }
-        return box
+        guard showing >= wanted else { return nil }
+        return Found(width: box.width, height: box.height, still: still)
     }
 }

@@ -16,14 +16,16 @@ struct MotionSubjectTests {
     /// camera panning 30 px a second (a fraction of a pixel a frame: a plate misplaced by a
     /// fraction would show every check's edge); with `ring`, a dark ring drawn in outline (line art:
     /// 3 px of stroke, the ground seen inside it) crossing the frame on its own, 50 px a second.
-    func pan(ring: Bool, in folder: URL) async throws -> URL {
+    /// With `logo`, a black box fixed to the frame's top right corner (a broadcaster's logo, a
+    /// timestamp) over the panned ground; `speed`: the pan's, px a second.
+    func pan(ring: Bool, logo: Bool = false, speed: Int = 30, in folder: URL) async throws -> URL {
         let ffmpeg = try ClipTools.require("ffmpeg")
-        let clip = folder.appending(path: ring ? "ring.mp4" : "pan.mp4")
-        let u = "(X+T*30)"
+        let clip = folder.appending(path: (ring ? "ring" : "pan") + (logo ? "-logo" : "") + "-\(speed).mp4")
+        let u = "(X+T*\(speed))"
         let ground = "100+40*mod(floor(\(u)/8)+floor(Y/8),2)+15*sin(\(u)/5)*sin(Y/7)"
         let outline = "lt(abs(hypot(X-30-T*50,Y-60)-14),1.6)"
         let value = ring ? "if(\(outline),25,\(ground))" : ground
-        let geq = "geq=r='\(value)':g='\(value)':b='\(value)'"
+        let geq = "geq=r='\(value)':g='\(value)':b='\(value)'" + (logo ? ",drawbox=x=120:y=8:w=30:h=14:color=black:t=fill" : "")
         try #require(try await ClipTools.runToEnd([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=2",
                                                    "-vf", geq, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "14", clip.path]).status == 0)
         return clip
@@ -54,6 +56,36 @@ struct MotionSubjectTests {
         #expect(!FileManager.default.fileExists(atPath: panOnly.path))
     }
 
+    @Test("A logo fixed to the frame over a pan is no subject: refused alone, left out beside one")
+    func logoFixedToTheFrameIsNoSubject() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let maker = ClipStickerMaker(predictor: NothingSalient(), style: .plain)
+        let output = folder.appending(path: "out.webp")
+        await #expect(throws: ClipError.cutOut(.noClearSubject)) {
+            _ = try await maker.make(clip: try await pan(ring: false, logo: true, speed: 60, in: folder), piece: ClipPiece(), format: .webp(quality: 80),
+                                     output: output)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        let masks = Masks()
+        _ = try await maker.make(clip: try await pan(ring: true, logo: true, speed: 60, in: folder), piece: ClipPiece(), format: .webp(quality: 80),
+                                 output: output, masks: { index, alpha in await masks.add(alpha) })
+        // The masks hold the ring, not the logo (x 120…150, y 8…22: 420 px; a few of its edge's
+        // pixels, which the codec rings against the passing ground, may differ in a frame), while
+        // the ring is far from it (its centre at 30 + 5 k px in frame k).
+        for (k, alpha) in await masks.all.prefix(13).enumerated() {
+            var onRing = 0, onLogo = 0, elsewhere = 0
+            let ring = 30 + 50 * Double(k) / 10
+            for y in 0..<alpha.height {
+                for x in 0..<alpha.width where alpha.values[y * alpha.width + x] >= 128 {
+                    if (117...153).contains(x) && (5...25).contains(y) { onLogo += 1 }
+                    else if abs(hypot(Double(x) - ring, Double(y) - 60) - 14) < 5 { onRing += 1 } else { elsewhere += 1 }
+                }
+            }
+            #expect(onLogo <= 20 && onRing > 100 && onRing >= 4 * elsewhere, "frame \(k): ring \(onRing), logo \(onLogo), elsewhere \(elsewhere)")
+        }
+    }
+
     @Test("Without the motion rule, or with a subject asked for by point, a clip the network sees nothing in is refused")
     func motionRuleCanBeTurnedOff() async throws {
         let folder = try scratch()
@@ -71,6 +103,12 @@ struct MotionSubjectTests {
         }
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
+}
+
+/// Every mask a sticker reported, in order.
+private actor Masks {
+    private(set) var all: [Mask] = []
+    func add(_ alpha: Mask) { all.append(alpha) }
 }
 
 /// A predictor that never finds a subject.
