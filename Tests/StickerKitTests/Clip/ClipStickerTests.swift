@@ -740,6 +740,6 @@ actor MaskLog {
 }
 
 /// A predictor that never finds a subject.
-private struct NothingSalient: SaliencyPredicting {
+struct NothingSalient: SaliencyPredicting {
     func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane { throw .noClearSubject }
 }

@@ -110,8 +110,3 @@ private actor Masks {
     private(set) var all: [Mask] = []
     func add(_ alpha: Mask) { all.append(alpha) }
 }
-
-/// A predictor that never finds a subject.
-private struct NothingSalient: SaliencyPredicting {
-    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane { throw .noClearSubject }
-}
