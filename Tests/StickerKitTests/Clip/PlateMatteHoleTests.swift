@@ -83,6 +83,28 @@ struct PlateMatteHoleTests {
         #expect(out[25 * width + 25] == 1)
     }
 
+    @Test("Over a strong texture a hole the codec lifted to 4.6× the noise stays open; without the textured rule it comes back")
+    func texturedHoleMatchesLessClosely() throws {
+        // The hole at (14, 12) lifted 8/255 redder (residual 4.6/255, the noise floor 1/255); the
+        // green wave's amplitude 0.2 (its spread ~19/255).
+        let width = HoleScene.width, height = HoleScene.height, n = width * height
+        let grey = [Float](repeating: 0.5, count: n)
+        let green: [Float] = (0..<n).map { i in 0.5 + 0.2 * Float(sin(0.9 * Double(i % width) + 0.5 * Double(i / width))) }
+        var alpha = [Float](repeating: 0, count: n), subject = [Bool](repeating: false, count: n)
+        var image = ColorPlanes(width: width, height: height, red: grey, green: green, blue: grey)
+        for y in 8..<40 { for x in 8..<42 { let i = y * width + x; image.red[i] = 0.9; image.green[i] = 0.2; alpha[i] = 1; subject[i] = true } }
+        for y in 12..<20 { for x in 14..<22 { let i = y * width + x; image.red[i] = 0.5 + 8 / 255; image.green[i] = green[i] } }
+        let plate = ColorPlanes(width: width, height: height, red: grey, green: green, blue: grey)
+        func middle(_ matte: PlateMatte) throws -> Float {
+            try #require(matte.removing(alpha: alpha, image: image, background: plate,
+                                        known: [Bool](repeating: true, count: n), subject: subject)).alpha[16 * width + 18]
+        }
+        #expect(try middle(PlateMatte()) == 0)
+        var strict = PlateMatte()
+        strict.holeTexturedMatch = 0
+        #expect(try middle(strict) == 1)
+    }
+
     @Test("Without the hole rule, or for a hole smaller than its least area, every enclosed region comes back")
     func everyEnclosedRegionComesBackWithoutTheRule() throws {
         var off = PlateMatte()
