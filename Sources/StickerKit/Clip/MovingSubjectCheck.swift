@@ -274,22 +274,38 @@ struct MovingSubjectCheck: Sendable {
         var costs = [Float](repeating: .infinity, count: (2 * r + 1) * (2 * r + 1))
         var best = (cost: Float.infinity, i: -1, dx: 0, dy: 0)
         let wanted = subjectPixels ? max(16, pixels.lazy.filter { $0 }.count / 3) : width * height / 8
+        // The pixels compared, as 1 (compared) or 0, so that the sums run eight lanes at a time.
+        // The greys are whole numbers (`grey`) and a frame at 256 px holds at most 65 536 of them,
+        // so every partial sum (≤ 255 a pixel) is a whole number below 2²⁴: exact in any order,
+        // the same costs as one pixel at a time.
+        let compared = pixels.map { $0 == subjectPixels ? Float(1) : 0 }
         grey.withUnsafeBufferPointer { other in
             reference.withUnsafeBufferPointer { ref in
-                pixels.withUnsafeBufferPointer { inside in
+                compared.withUnsafeBufferPointer { weight in
                     for j in -r...r {
                         for i in -r...r {
                             let dx = cx + i, dy = cy + j
-                            var sum: Float = 0, n = 0
+                            var sums = SIMD8<Float>(), counts = SIMD8<Float>()
+                            var sum: Float = 0, n: Float = 0
+                            let x0 = max(0, -dx), x1 = max(x0, min(width, width - dx))
                             for y in max(0, -dy)..<max(0, min(height, height - dy)) {
-                                let row = y * width, shifted = (y + dy) * width + dx
-                                for x in max(0, -dx)..<max(0, min(width, width - dx)) where inside[row + x] == subjectPixels {
-                                    sum += abs(ref[row + x] - other[shifted + x]); n += 1
+                                let a = ref.baseAddress! + y * width, b = other.baseAddress! + (y + dy) * width + dx
+                                let m = weight.baseAddress! + y * width
+                                var x = x0
+                                while x + 8 <= x1 {
+                                    let d = UnsafeRawPointer(a + x).loadUnaligned(as: SIMD8<Float>.self)
+                                        - UnsafeRawPointer(b + x).loadUnaligned(as: SIMD8<Float>.self)
+                                    let on = UnsafeRawPointer(m + x).loadUnaligned(as: SIMD8<Float>.self)
+                                    // (`pointwiseMax` would stay a generic call per lane.)
+                                    sums += on * d.replacing(with: -d, where: d .< 0); counts += on
+                                    x += 8
                                 }
+                                while x < x1 { sum += m[x] * abs(a[x] - b[x]); n += m[x]; x += 1 }
                             }
-                            guard n >= wanted else { continue }
+                            n += counts.sum(); sum += sums.sum()
+                            guard Int(n) >= wanted else { continue }
                             let k = (j + r) * (2 * r + 1) + (i + r)
-                            costs[k] = sum / Float(n)
+                            costs[k] = sum / n
                             if costs[k] < best.cost { best = (costs[k], k, dx, dy) }
                         }
                     }
