@@ -422,13 +422,17 @@ public struct ClipStickerMaker: Sendable {
             // can be done out of order) in a child task, a few frames a core under way at once;
             // added to the sticker, its mask handed on, in order. No batches: a core never waits
             // for a batch's slowest frame.
-            try await withThrowingTaskGroup(of: (index: Int, frame: CanvasLayout.Prepared, alpha: Mask?).self) { group in
+            try await withThrowingTaskGroup(of: (index: Int, frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool).self) { group in
                 var handed = 0
-                var done: [Int: (frame: CanvasLayout.Prepared, alpha: Mask?)] = [:]
+                var done: [Int: (frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool)] = [:]
+                // A frame whose subject could not be placed (`FrameCutOut.unplaced`) shows the last
+                // placed one again, its mask too: an empty frame would blink.
+                var lastPlaced: (frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool)?
                 func receive() async throws {
                     guard let made = try await group.next() else { return }
-                    done[made.index] = (made.frame, made.alpha)
-                    while let next = done.removeValue(forKey: used) {
+                    done[made.index] = (made.frame, made.alpha, made.unplaced)
+                    while var next = done.removeValue(forKey: used) {
+                        if !next.unplaced { lastPlaced = next } else if let lastPlaced { next = lastPlaced }
                         try await sink!.add(next.frame, milliseconds: milliseconds(ofUsed: used))
                         if let masks, let alpha = next.alpha { try await masks(firstIndex + used * step, alpha) }
                         used += 1
@@ -457,7 +461,7 @@ public struct ClipStickerMaker: Sendable {
                         let cut = await cutter.cut(frame, look: look)
                         let alpha = !wantsMasks ? nil : cut.alpha.width == clipWidth && cut.alpha.height == clipHeight
                             ? cut.alpha : cut.alpha.resized(width: clipWidth, height: clipHeight)
-                        return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha)
+                        return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha, cut.unplaced)
                     }
                     // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
                     while handed - used >= 3 * min(cores, 4) { try await receive() }

@@ -83,6 +83,10 @@ extension ClipSubjectTracker {
                 }
             }
             if byMotion != nil {
+                guard moving != nil else {
+                    return FrameCutOut(index: look.index, image: Image(width: frame.width, height: frame.height),
+                                       alpha: Mask(width: frame.width, height: frame.height), unplaced: true)
+                }
                 saliency = Plane(width: work.width, height: work.height, values: moving?.map { $0 ? 1 : 0 } ?? [Float](repeating: 0, count: work.width * work.height))
             }
             let magnification = max(Float(work.width) / Float(saliency.width), Float(work.height) / Float(saliency.height))
