@@ -97,7 +97,7 @@ extension ClipSubjectTracker {
             var alpha = filtered.map { min(1, max(0, ($0 - refinement.low) / span)) }
 
             // The plate as this frame sees it, placed to an eighth of a pixel against the frame itself.
-            var seen: (color: ColorPlanes, known: [Bool], noise: Float, residual: [Float])?, fading: [Float]?
+            var seen: (color: ColorPlanes, known: [Bool], noise: Float, residual: [Float], showsPlate: [Bool])?, fading: [Float]?
             if let plate, let offset = look.offset {
                 let subject = byMotion == nil ? subject(of: look) : saliency
                 let zone = subjectZone(subject, width: work.width, height: work.height)
@@ -108,7 +108,7 @@ extension ClipSubjectTracker {
                                                 subject: followed,
                                                 subjectArea: Int(largestSubject * Float(work.width * work.height))) {
                     alpha = removed.alpha
-                    seen = (background.color, background.known, removed.noise, removed.residual)
+                    seen = (background.color, background.known, removed.noise, removed.residual, removed.showsPlate)
                     fading = removed.fading
                 }
             }
@@ -126,6 +126,7 @@ extension ClipSubjectTracker {
             }
             // Where the plate does not know the background: B from the smooth background nearby.
             alpha = matte.locallyComposited(alpha: alpha, image: work, foreground: colors.foreground, skip: seen?.known)
+            if let seen { alpha = matte.filled(alpha, showsPlate: seen.showsPlate, known: seen.known, width: work.width, height: work.height) }
             alpha = Self.steepened(alpha, by: edgeSteepness, unsolved: unsolved)
             // Pixels near the clearing's tolerance fade rather than flip from frame to frame.
             alpha = PlateMatte.faded(alpha, by: fading)

@@ -111,6 +111,12 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// the peer's). A patch 6/255 off the plate behind it (3.5×) over a texture of ~5/255 stays
     /// the subject's (0: no such rule).
     public var holeTexturedMatch: Float = 6
+    /// A region of the final alpha below ½ that the subject encloses, where the plate is known and
+    /// no pixel shows it, is a dark part of the subject the network's look dipped on (a face's
+    /// mouth and eyes), not a hole: filled whole, with its soft rim, when smaller than this share
+    /// of the subject (0: left as solved). The compositing solve had the subject's own colours on both sides of
+    /// it and left a ring of low alpha round its middle, changing with every frame.
+    public var enclosedFill: Float = 0.15
 
     public init() {}
 
@@ -129,7 +135,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// and residual, and the clearing's ramp (`clearingRamp`; nil: nothing on it) for `faded`.
     /// `subject`: where the followed subject is (its interior is protected from holes, and not faded).
     func removing(alpha: [Float], image: ColorPlanes, background: ColorPlanes, known: [Bool], subject: [Bool], subjectArea: Int = 0)
-        -> (alpha: [Float], noise: Float, residual: [Float], fading: [Float]?)? {
+        -> (alpha: [Float], noise: Float, residual: [Float], fading: [Float]?, showsPlate: [Bool])? {
         let w = image.width, h = image.height
         let residual = Self.residual(image, background, known: known)
         // The frame's noise: the median residual where the network is sure of background.
@@ -144,6 +150,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         // plate's own interpolation) leaves a residual that is no subject: tolerated in proportion.
         let slope = box.mean(Self.gradient(background, known: known))
         var out = alpha, cleared = [Int](), fading: [Float]?
+        let showsPlate = out.indices.map { known[$0] && patch[$0] <= matchFactor * noise + misplacement * slope[$0] }
         for i in out.indices where out[i] > 0 {
             let tolerance = matchFactor * noise + misplacement * slope[i]
             if patch[i] <= tolerance || (pixelMatch > 0 && !subject[i] && residual[i] <= pixelMatch * tolerance) {
@@ -171,7 +178,33 @@ public struct PlateMatte: Sendable, Hashable, Codable {
                        tolerance: { matchFactor * noise + restoringMisplacement * slope[$0] },
                        clearing: { matchFactor * noise + misplacement * slope[$0] }, known: known,
                        subject: subject, subjectArea: subjectArea, width: w, height: h)
-        return (out, noise, residual, fading)
+        return (out, noise, residual, fading, showsPlate)
+    }
+
+    /// `alpha` with the regions below ½ that the subject encloses filled (`enclosedFill`): the plate
+    /// known at each of their pixels and shown by none (`showsPlate`: a patch within the
+    /// clearing's tolerance).
+    func filled(_ alpha: [Float], showsPlate: [Bool], known: [Bool], width w: Int, height h: Int) -> [Float] {
+        guard enclosedFill > 0 else { return alpha }
+        let outside = ConnectedComponents(Plane(width: w, height: h, values: alpha), threshold: 0.5, inverted: true)
+        let regions = outside.areas.count
+        guard regions > 0 else { return alpha }
+        let subjectArea = alpha.count - outside.areas.reduce(0, +)
+        var fills = (0..<regions).map { !outside.touchesBorder[$0] && Float(outside.areas[$0]) < enclosedFill * Float(subjectArea) }
+        for i in alpha.indices {
+            let label = Int(outside.labels[i])
+            if label >= 0 && fills[label] && (!known[i] || showsPlate[i]) { fills[label] = false }
+        }
+        guard fills.contains(true) else { return alpha }
+        // The region's soft rim (above ½, within 2 px) goes with it, unless it lies by the
+        // subject's outer edge (3 px from a region reaching the border), whose mix is the edge's own.
+        let filling = outside.labels.map { $0 >= 0 && fills[Int($0)] ? Float(1) : 0 }
+        let rim = ClipSubjectTracker.grown(Plane(width: w, height: h, values: filling), by: 2)
+        let outer = ClipSubjectTracker.grown(Plane(width: w, height: h, values: outside.labels.map {
+            $0 >= 0 && outside.touchesBorder[Int($0)] ? Float(1) : 0 }), by: 3)
+        var out = alpha
+        for i in out.indices where filling[i] > 0 || (rim[i] && outside.labels[i] < 0 && !outer[i] && !showsPlate[i]) { out[i] = 1 }
+        return out
     }
 
     /// Which regions of `outside` (the cleared alpha's background, by label) are holes through the
