@@ -13,6 +13,8 @@ import Raster
 /// 2. `composited`: in the edge band, the compositing equation I = αF + (1−α)B solved for α, with
 ///    B the plate and F the local foreground colour, α = (I−B)·(F−B)/|F−B|², where F and B differ
 ///    enough for it to be trusted (else the network's alpha stays).
+/// 3. `filled`: a region below ½ that the subject encloses and that shows no plate is a dark part
+///    of the subject the network's look dipped on (a face's mouth), filled whole.
 ///
 /// Clearing pixel by pixel leaves crumbs where a textured background's match falls just outside the
 /// tolerance (a background flower's petals): parts of the alpha cut apart that are far smaller than
