@@ -426,17 +426,29 @@ public struct ClipStickerMaker: Sendable {
                 var handed = 0
                 var done: [Int: (frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool)] = [:]
                 // A frame whose subject could not be placed (`FrameCutOut.unplaced`) shows the last
-                // placed one again, its mask too: an empty frame would blink.
-                var lastPlaced: (frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool)?
+                // placed one again, its mask too (an empty frame would blink); those before the
+                // first placed one wait for it (encoded, or a short piece's frames for the size
+                // fitter), and show as they are when none is placed.
+                var lastPlaced: (frame: CanvasLayout.Prepared, alpha: Mask?)?
+                var waiting: [(frame: CanvasLayout.Prepared, alpha: Mask?)] = []
+                func add(_ shown: (frame: CanvasLayout.Prepared, alpha: Mask?)) async throws {
+                    try await sink!.add(shown.frame, milliseconds: milliseconds(ofUsed: used))
+                    if let masks, let alpha = shown.alpha { try await masks(firstIndex + used * step, alpha) }
+                    used += 1
+                    progress?(firstHalf + used / 2)
+                }
                 func receive() async throws {
                     guard let made = try await group.next() else { return }
                     done[made.index] = (made.frame, made.alpha, made.unplaced)
-                    while var next = done.removeValue(forKey: used) {
-                        if !next.unplaced { lastPlaced = next } else if let lastPlaced { next = lastPlaced }
-                        try await sink!.add(next.frame, milliseconds: milliseconds(ofUsed: used))
-                        if let masks, let alpha = next.alpha { try await masks(firstIndex + used * step, alpha) }
-                        used += 1
-                        progress?(firstHalf + used / 2)
+                    while let next = done.removeValue(forKey: used + waiting.count) {
+                        guard let shown = next.unplaced ? lastPlaced : (next.frame, next.alpha) else {
+                            waiting.append((next.frame, next.alpha))
+                            continue
+                        }
+                        lastPlaced = shown
+                        for _ in waiting { try await add(shown) }
+                        waiting = []
+                        try await add(shown)
                     }
                 }
                 // The next used frame: kept (let go as it is handed on), or decoded again.
@@ -464,10 +476,11 @@ public struct ClipStickerMaker: Sendable {
                         return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha, cut.unplaced)
                     }
                     // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
-                    while handed - used >= 3 * min(cores, 4) { try await receive() }
+                    while handed - used - waiting.count >= 3 * min(cores, 4) { try await receive() }
                 }
                 try Task.checkCancellation()
-                while used < handed { try await receive() }
+                while used + waiting.count < handed { try await receive() }
+                for unplaced in waiting { try await add(unplaced) }
             }
             // The piece decoded again gave nothing (the first pass had frames): no sticker.
             if used == 0 { throw ClipError.noFrames }

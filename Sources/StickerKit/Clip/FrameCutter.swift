@@ -83,11 +83,11 @@ extension ClipSubjectTracker {
                 }
             }
             if byMotion != nil {
-                guard moving != nil else {
+                guard let moving else {
                     return FrameCutOut(index: look.index, image: Image(width: frame.width, height: frame.height),
                                        alpha: Mask(width: frame.width, height: frame.height), unplaced: true)
                 }
-                saliency = Plane(width: work.width, height: work.height, values: moving?.map { $0 ? 1 : 0 } ?? [Float](repeating: 0, count: work.width * work.height))
+                saliency = Plane(width: work.width, height: work.height, values: moving.map { $0 ? 1 : 0 })
             }
             let magnification = max(Float(work.width) / Float(saliency.width), Float(work.height) / Float(saliency.height))
             let radius = max(1, Int((magnification * refinement.radiusInSaliencyPixels).rounded()))
@@ -126,10 +126,13 @@ extension ClipSubjectTracker {
             }
             // Where the plate does not know the background: B from the smooth background nearby.
             alpha = matte.locallyComposited(alpha: alpha, image: work, foreground: colors.foreground, skip: seen?.known)
-            if let seen { alpha = matte.filled(alpha, showsPlate: seen.showsPlate, known: seen.known, width: work.width, height: work.height) }
             alpha = Self.steepened(alpha, by: edgeSteepness, unsolved: unsolved)
             // Pixels near the clearing's tolerance fade rather than flip from frame to frame.
             alpha = PlateMatte.faded(alpha, by: fading)
+            // Last, on the final alpha: a fade or a steepening would bring a filled dip's ring back.
+            if let seen {
+                alpha = matte.filled(alpha, showsPlate: seen.showsPlate, known: seen.known, residual: seen.residual, image: work, noise: seen.noise)
+            }
             let full = FullResolution(image: frame, alpha: Plane(width: work.width, height: work.height, values: alpha), factor: factor)
             let mask = await full.mask(bands: bands)
             var canvas = Image(width: frame.width, height: frame.height)

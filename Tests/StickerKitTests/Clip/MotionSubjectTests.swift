@@ -71,8 +71,25 @@ struct MotionSubjectTests {
         #expect(summary.frames == 20)
         let centres = await masks.centres, areas = await masks.areas
         #expect(areas.allSatisfy { $0 > 60 }, "areas \(areas)")
-        // The flash's frame holds the ring where the frame before held it.
+        // The flash's frame holds the ring where the frame before held it; the next moves on.
         #expect(abs(centres[5] - centres[4]) < 1, "centres \(centres)")
+        #expect(abs(centres[6] - centres[5] - 10) < 3, "centres \(centres)")
+    }
+
+    @Test("A first frame the plate does not fit shows the first that it fits")
+    func firstFrameThePlateDoesNotFitShowsTheFirstPlaced() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let maker = ClipStickerMaker(predictor: NothingSalient(), style: .plain)
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: try await pan(ring: true, flash: 0, in: folder), piece: ClipPiece(),
+                                           format: .webp(quality: 80), output: folder.appending(path: "out.webp"),
+                                           masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 20)
+        let centres = await masks.centres, areas = await masks.areas, indexes = await masks.indexes
+        #expect(indexes == Array(stride(from: 0, to: 40, by: 2)))
+        #expect(areas.allSatisfy { $0 > 60 }, "areas \(areas)")
+        #expect(abs(centres[0] - centres[1]) < 1, "centres \(centres)")
     }
 
     @Test("A logo fixed to the frame over a pan is no subject: refused alone, left out beside one")

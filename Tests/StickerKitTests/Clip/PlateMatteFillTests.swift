@@ -54,8 +54,28 @@ struct PlateMatteFillTests {
         let subject = scene.alpha.map { $0 >= 0.5 }
         let removed = try #require(matte.removing(alpha: scene.alpha, image: scene.image, background: scene.plate,
                                                   known: scene.known, subject: subject))
-        return matte.filled(removed.alpha, showsPlate: removed.showsPlate, known: scene.known,
-                            width: DipScene.width, height: DipScene.height)
+        return matte.filled(removed.alpha, showsPlate: removed.showsPlate, known: scene.known, residual: removed.residual,
+                            image: scene.image, noise: removed.noise)
+    }
+
+    /// A 40 × 30 alpha: a block of 1 over 0, holding an enclosed region of 0 (`region`) with a
+    /// 0.7 rim; the frame textured (a green wave), its residual `lift` times the noise (1/255) in
+    /// the region and 20 times elsewhere; no pixel showing the plate.
+    private func enclosed(region: (x: Int, y: Int, w: Int, h: Int), lift: Float, _ matte: PlateMatte = PlateMatte()) -> [Float] {
+        let w = 40, h = 30, noise: Float = 1 / 255
+        var alpha = [Float](repeating: 0, count: w * h), residual = [Float](repeating: 20 * noise, count: w * h)
+        for y in 4..<26 { for x in 4..<36 { alpha[y * w + x] = 1 } }
+        for y in (region.y - 1)...(region.y + region.h) { for x in (region.x - 1)...(region.x + region.w) { alpha[y * w + x] = 0.7 } }
+        for y in region.y..<(region.y + region.h) {
+            for x in region.x..<(region.x + region.w) { alpha[y * w + x] = 0; residual[y * w + x] = lift * noise }
+        }
+        let grey = [Float](repeating: 0.5, count: w * h)
+        let green: [Float] = (0..<(w * h)).map { i in
+            let phase = 0.9 * Double(i % w) + 0.5 * Double(i / w)
+            return 0.5 + 0.05 * Float(sin(phase))
+        }
+        return matte.filled(alpha, showsPlate: [Bool](repeating: false, count: w * h), known: [Bool](repeating: true, count: w * h),
+                            residual: residual, image: ColorPlanes(width: w, height: h, red: grey, green: green, blue: grey), noise: noise)
     }
 
     @Test("An enclosed dip no pixel of which shows the known plate is filled whole, its rim too")
@@ -75,6 +95,24 @@ struct PlateMatteFillTests {
         #expect(out[DipScene.index(unseen.x, unseen.y)] == 0.2, "the unseen bar's ring")
         #expect(out[DipScene.index(8, 20)] == 0.6, "the block's soft outer edge")
         #expect(out[DipScene.index(45, 20)] == 0.6, "the block's soft outer edge, right")
+    }
+
+    @Test("A hole the codec lifted just past the clearing's tolerance, still matching the plate as a hole does, stays open, its rim too")
+    func holeMatchingAsAHoleDoesStays() {
+        let hole = (x: 10, y: 10, w: 6, h: 6)
+        let lifted = enclosed(region: hole, lift: 2.8)
+        #expect(lifted[12 * 40 + 12] == 0, "the hole's middle")
+        #expect(lifted[9 * 40 + 12] == 0.7, "its rim")
+        let dark = enclosed(region: hole, lift: 12)
+        #expect(dark[12 * 40 + 12] == 1, "a dark part of the subject, far from the plate, is filled")
+        #expect(dark[9 * 40 + 12] == 1, "with its rim")
+    }
+
+    @Test("A region as large as 15 % of the subject or more is left as solved")
+    func largeRegionIsLeft() {
+        // 12 × 9 = 108 px against the 596 above ½ (18 %); 6 × 6 = 36 against 668 (5 %).
+        #expect(enclosed(region: (x: 10, y: 8, w: 12, h: 9), lift: 12)[10 * 40 + 12] == 0)
+        #expect(enclosed(region: (x: 10, y: 8, w: 6, h: 6), lift: 12)[10 * 40 + 12] == 1)
     }
 
     @Test("With the fill off the dip keeps its ring")
