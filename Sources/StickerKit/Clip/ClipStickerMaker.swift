@@ -422,17 +422,33 @@ public struct ClipStickerMaker: Sendable {
             // can be done out of order) in a child task, a few frames a core under way at once;
             // added to the sticker, its mask handed on, in order. No batches: a core never waits
             // for a batch's slowest frame.
-            try await withThrowingTaskGroup(of: (index: Int, frame: CanvasLayout.Prepared, alpha: Mask?).self) { group in
+            try await withThrowingTaskGroup(of: (index: Int, frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool).self) { group in
                 var handed = 0
-                var done: [Int: (frame: CanvasLayout.Prepared, alpha: Mask?)] = [:]
+                var done: [Int: (frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool)] = [:]
+                // A frame whose subject could not be placed (`FrameCutOut.unplaced`) shows the last
+                // placed one again, its mask too (an empty frame would blink); those before the
+                // first placed one wait for it (encoded, or a short piece's frames for the size
+                // fitter), and show as they are when none is placed.
+                var lastPlaced: (frame: CanvasLayout.Prepared, alpha: Mask?)?
+                var waiting: [(frame: CanvasLayout.Prepared, alpha: Mask?)] = []
+                func add(_ shown: (frame: CanvasLayout.Prepared, alpha: Mask?)) async throws {
+                    try await sink!.add(shown.frame, milliseconds: milliseconds(ofUsed: used))
+                    if let masks, let alpha = shown.alpha { try await masks(firstIndex + used * step, alpha) }
+                    used += 1
+                    progress?(firstHalf + used / 2)
+                }
                 func receive() async throws {
                     guard let made = try await group.next() else { return }
-                    done[made.index] = (made.frame, made.alpha)
-                    while let next = done.removeValue(forKey: used) {
-                        try await sink!.add(next.frame, milliseconds: milliseconds(ofUsed: used))
-                        if let masks, let alpha = next.alpha { try await masks(firstIndex + used * step, alpha) }
-                        used += 1
-                        progress?(firstHalf + used / 2)
+                    done[made.index] = (made.frame, made.alpha, made.unplaced)
+                    while let next = done.removeValue(forKey: used + waiting.count) {
+                        guard let shown = next.unplaced ? lastPlaced : (next.frame, next.alpha) else {
+                            waiting.append((next.frame, next.alpha))
+                            continue
+                        }
+                        lastPlaced = shown
+                        for _ in waiting { try await add(shown) }
+                        waiting = []
+                        try await add(shown)
                     }
                 }
                 // The next used frame: kept (let go as it is handed on), or decoded again.
@@ -457,13 +473,14 @@ public struct ClipStickerMaker: Sendable {
                         let cut = await cutter.cut(frame, look: look)
                         let alpha = !wantsMasks ? nil : cut.alpha.width == clipWidth && cut.alpha.height == clipHeight
                             ? cut.alpha : cut.alpha.resized(width: clipWidth, height: clipHeight)
-                        return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha)
+                        return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha, cut.unplaced)
                     }
                     // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
-                    while handed - used >= 3 * min(cores, 4) { try await receive() }
+                    while handed - used - waiting.count >= 3 * min(cores, 4) { try await receive() }
                 }
                 try Task.checkCancellation()
-                while used < handed { try await receive() }
+                while used + waiting.count < handed { try await receive() }
+                for unplaced in waiting { try await add(unplaced) }
             }
             // The piece decoded again gave nothing (the first pass had frames): no sticker.
             if used == 0 { throw ClipError.noFrames }

@@ -110,6 +110,10 @@ public final class ClipSubjectTracker {
         public var image: Image
         /// The alpha alone.
         public var alpha: Mask
+        /// Whether the subject could not be placed in this frame (found by its motion, the plate
+        /// did not fit the frame: a flash, a blur): its cut-out is empty, and a sticker shows the
+        /// frame before it again rather than blink.
+        public var unplaced = false
     }
 
     /// The first frame's subject: the one chosen, as the photo pipeline cut it.

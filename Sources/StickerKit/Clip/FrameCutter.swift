@@ -83,7 +83,11 @@ extension ClipSubjectTracker {
                 }
             }
             if byMotion != nil {
-                saliency = Plane(width: work.width, height: work.height, values: moving?.map { $0 ? 1 : 0 } ?? [Float](repeating: 0, count: work.width * work.height))
+                guard let moving else {
+                    return FrameCutOut(index: look.index, image: Image(width: frame.width, height: frame.height),
+                                       alpha: Mask(width: frame.width, height: frame.height), unplaced: true)
+                }
+                saliency = Plane(width: work.width, height: work.height, values: moving.map { $0 ? 1 : 0 })
             }
             let magnification = max(Float(work.width) / Float(saliency.width), Float(work.height) / Float(saliency.height))
             let radius = max(1, Int((magnification * refinement.radiusInSaliencyPixels).rounded()))
@@ -93,7 +97,7 @@ extension ClipSubjectTracker {
             var alpha = filtered.map { min(1, max(0, ($0 - refinement.low) / span)) }
 
             // The plate as this frame sees it, placed to an eighth of a pixel against the frame itself.
-            var seen: (color: ColorPlanes, known: [Bool], noise: Float, residual: [Float])?, fading: [Float]?
+            var seen: (color: ColorPlanes, known: [Bool], noise: Float, residual: [Float], showsPlate: [Bool])?, fading: [Float]?
             if let plate, let offset = look.offset {
                 let subject = byMotion == nil ? subject(of: look) : saliency
                 let zone = subjectZone(subject, width: work.width, height: work.height)
@@ -104,7 +108,7 @@ extension ClipSubjectTracker {
                                                 subject: followed,
                                                 subjectArea: Int(largestSubject * Float(work.width * work.height))) {
                     alpha = removed.alpha
-                    seen = (background.color, background.known, removed.noise, removed.residual)
+                    seen = (background.color, background.known, removed.noise, removed.residual, removed.showsPlate)
                     fading = removed.fading
                 }
             }
@@ -125,6 +129,10 @@ extension ClipSubjectTracker {
             alpha = Self.steepened(alpha, by: edgeSteepness, unsolved: unsolved)
             // Pixels near the clearing's tolerance fade rather than flip from frame to frame.
             alpha = PlateMatte.faded(alpha, by: fading)
+            // Last, on the final alpha: a fade or a steepening would bring a filled dip's ring back.
+            if let seen {
+                alpha = matte.filled(alpha, showsPlate: seen.showsPlate, known: seen.known, residual: seen.residual, image: work, noise: seen.noise)
+            }
             let full = FullResolution(image: frame, alpha: Plane(width: work.width, height: work.height, values: alpha), factor: factor)
             let mask = await full.mask(bands: bands)
             var canvas = Image(width: frame.width, height: frame.height)

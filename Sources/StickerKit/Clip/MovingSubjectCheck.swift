@@ -19,7 +19,7 @@ import Raster
 /// background by at least `minimumPan`) while the subject never parted from it either way. A still camera proves nothing,
 /// so a clip of a still scene keeps its subject. Owned by one task.
 struct MovingSubjectCheck: Sendable {
-    /// The longer side of the grey frames compared.
+    /// The longer side of the grey frames compared (256 at most: `search` sums in floats, exactly).
     let side: Int
     /// The offsets searched around the last one, per frame (px at `side`).
     var searchRadius = 4
@@ -258,38 +258,56 @@ struct MovingSubjectCheck: Sendable {
     private func offset(of grey: [Float], near: (x: Float, y: Float), pixels: [Bool], inside subjectPixels: Bool) -> (x: Float, y: Float)? {
         // A best offset on the window's border may lie beyond it (a fast pan): the window follows it.
         var centre = (x: Int(near.x.rounded()), y: Int(near.y.rounded()))
+        // The pixels compared, as 1 (compared) or 0, so that the sums run eight lanes at a time.
+        let weight = pixels.map { $0 == subjectPixels ? Float(1) : 0 }
+        let wanted = subjectPixels ? max(16, pixels.lazy.filter { $0 }.count / 3) : width * height / 8
         for _ in 0..<4 {
-            guard let found = search(grey, around: centre, pixels: pixels, inside: subjectPixels) else { return nil }
+            guard let found = search(grey, around: centre, weight: weight, wanted: wanted) else { return nil }
             let moved = (x: Int(found.x.rounded()), y: Int(found.y.rounded()))
             if abs(moved.x - centre.x) < searchRadius && abs(moved.y - centre.y) < searchRadius { return found }
             centre = moved
         }
-        return search(grey, around: centre, pixels: pixels, inside: subjectPixels)
+        return search(grey, around: centre, weight: weight, wanted: wanted)
     }
 
-    /// The best offset within `searchRadius` of `centre`, refined below a pixel.
-    private func search(_ grey: [Float], around centre: (x: Int, y: Int), pixels: [Bool], inside subjectPixels: Bool) -> (x: Float, y: Float)? {
+    /// The best offset within `searchRadius` of `centre`, refined below a pixel, over the pixels
+    /// `weight` holds 1 at, `wanted` of them overlapping at least.
+    private func search(_ grey: [Float], around centre: (x: Int, y: Int), weight compared: [Float], wanted: Int) -> (x: Float, y: Float)? {
         let r = searchRadius
         let cx = centre.x, cy = centre.y
         var costs = [Float](repeating: .infinity, count: (2 * r + 1) * (2 * r + 1))
         var best = (cost: Float.infinity, i: -1, dx: 0, dy: 0)
-        let wanted = subjectPixels ? max(16, pixels.lazy.filter { $0 }.count / 3) : width * height / 8
+        // The greys are whole numbers (`grey`) and a frame at `side` ≤ 256 px holds at most 65 536
+        // of them, so every partial sum (≤ 255 a pixel) is a whole number below 2²⁴: exact in any
+        // order, the same costs as one pixel at a time.
         grey.withUnsafeBufferPointer { other in
             reference.withUnsafeBufferPointer { ref in
-                pixels.withUnsafeBufferPointer { inside in
+                compared.withUnsafeBufferPointer { weight in
                     for j in -r...r {
                         for i in -r...r {
                             let dx = cx + i, dy = cy + j
-                            var sum: Float = 0, n = 0
-                            for y in max(0, -dy)..<max(0, min(height, height - dy)) {
-                                let row = y * width, shifted = (y + dy) * width + dx
-                                for x in max(0, -dx)..<max(0, min(width, width - dx)) where inside[row + x] == subjectPixels {
-                                    sum += abs(ref[row + x] - other[shifted + x]); n += 1
+                            var sums = SIMD8<Float>(), counts = SIMD8<Float>()
+                            var sum: Float = 0, n: Float = 0
+                            let x0 = max(0, -dx), x1 = max(x0, min(width, width - dx))
+                            let y0 = max(0, -dy), y1 = max(y0, min(height, height - dy))
+                            for y in y0..<y1 {
+                                let a = ref.baseAddress! + y * width, b = other.baseAddress! + (y + dy) * width + dx
+                                let m = weight.baseAddress! + y * width
+                                var x = x0
+                                while x + 8 <= x1 {
+                                    let d = UnsafeRawPointer(a + x).loadUnaligned(as: SIMD8<Float>.self)
+                                        - UnsafeRawPointer(b + x).loadUnaligned(as: SIMD8<Float>.self)
+                                    let on = UnsafeRawPointer(m + x).loadUnaligned(as: SIMD8<Float>.self)
+                                    // (`pointwiseMax` would stay a generic call per lane.)
+                                    sums += on * d.replacing(with: -d, where: d .< 0); counts += on
+                                    x += 8
                                 }
+                                while x < x1 { sum += m[x] * abs(a[x] - b[x]); n += m[x]; x += 1 }
                             }
-                            guard n >= wanted else { continue }
+                            n += counts.sum(); sum += sums.sum()
+                            guard Int(n) >= wanted else { continue }
                             let k = (j + r) * (2 * r + 1) + (i + r)
-                            costs[k] = sum / Float(n)
+                            costs[k] = sum / n
                             if costs[k] < best.cost { best = (costs[k], k, dx, dy) }
                         }
                     }

@@ -13,6 +13,8 @@ import Raster
 /// 2. `composited`: in the edge band, the compositing equation I = αF + (1−α)B solved for α, with
 ///    B the plate and F the local foreground colour, α = (I−B)·(F−B)/|F−B|², where F and B differ
 ///    enough for it to be trusted (else the network's alpha stays).
+/// 3. `filled`: a region below ½ that the subject encloses and that shows no plate is a dark part
+///    of the subject the network's look dipped on (a face's mouth), filled whole.
 ///
 /// Clearing pixel by pixel leaves crumbs where a textured background's match falls just outside the
 /// tolerance (a background flower's petals): parts of the alpha cut apart that are far smaller than
@@ -111,6 +113,13 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// the peer's). A patch 6/255 off the plate behind it (3.5×) over a texture of ~5/255 stays
     /// the subject's (0: no such rule).
     public var holeTexturedMatch: Float = 6
+    /// A region of the final alpha at or below ½ that the subject encloses, where the plate is
+    /// known and no pixel shows it (nor does it match it as a hole does: `holeMatch`), is a dark
+    /// part of the subject the network's look dipped on (a face's mouth and eyes), not a hole:
+    /// filled whole, with its soft rim, when smaller than this share of the alpha above ½ (0: left
+    /// as solved). The compositing solve had the subject's own colours on both sides of
+    /// it and left a ring of low alpha round its middle, changing with every frame.
+    public var enclosedFill: Float = 0.15
 
     public init() {}
 
@@ -126,10 +135,11 @@ public struct PlateMatte: Sendable, Hashable, Codable {
 
     /// Step 1: `alpha` with the pixels that show the plate cleared; nil when the plate does not fit
     /// this frame (too little of it seen, or the frame too far from it). Also the frame's noise
-    /// and residual, and the clearing's ramp (`clearingRamp`; nil: nothing on it) for `faded`.
+    /// and residual, the clearing's ramp (`clearingRamp`; nil: nothing on it) for `faded`, and
+    /// which pixels show the plate (cleared wherever the alpha had some) for `filled`.
     /// `subject`: where the followed subject is (its interior is protected from holes, and not faded).
     func removing(alpha: [Float], image: ColorPlanes, background: ColorPlanes, known: [Bool], subject: [Bool], subjectArea: Int = 0)
-        -> (alpha: [Float], noise: Float, residual: [Float], fading: [Float]?)? {
+        -> (alpha: [Float], noise: Float, residual: [Float], fading: [Float]?, showsPlate: [Bool])? {
         let w = image.width, h = image.height
         let residual = Self.residual(image, background, known: known)
         // The frame's noise: the median residual where the network is sure of background.
@@ -144,12 +154,17 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         // plate's own interpolation) leaves a residual that is no subject: tolerated in proportion.
         let slope = box.mean(Self.gradient(background, known: known))
         var out = alpha, cleared = [Int](), fading: [Float]?
-        for i in out.indices where out[i] > 0 {
+        // Every pixel the clearing would take for the plate, whatever its alpha (for `filled`).
+        let showsPlate = out.indices.map { i in
             let tolerance = matchFactor * noise + misplacement * slope[i]
-            if patch[i] <= tolerance || (pixelMatch > 0 && !subject[i] && residual[i] <= pixelMatch * tolerance) {
+            return patch[i] <= tolerance || (pixelMatch > 0 && !subject[i] && residual[i] <= pixelMatch * tolerance)
+        }
+        for i in out.indices where out[i] > 0 {
+            if showsPlate[i] {
                 out[i] = 0
                 cleared.append(i)
-            } else if clearingRamp > 1, !subject[i], patch[i] < clearingRamp * tolerance {
+            } else if clearingRamp > 1, !subject[i], patch[i] < clearingRamp * (matchFactor * noise + misplacement * slope[i]) {
+                let tolerance = matchFactor * noise + misplacement * slope[i]
                 if fading == nil { fading = [Float](repeating: 1, count: out.count) }
                 fading?[i] = (patch[i] - tolerance) / ((clearingRamp - 1) * tolerance)
             }
@@ -171,7 +186,42 @@ public struct PlateMatte: Sendable, Hashable, Codable {
                        tolerance: { matchFactor * noise + restoringMisplacement * slope[$0] },
                        clearing: { matchFactor * noise + misplacement * slope[$0] }, known: known,
                        subject: subject, subjectArea: subjectArea, width: w, height: h)
-        return (out, noise, residual, fading)
+        return (out, noise, residual, fading, showsPlate)
+    }
+
+    /// `alpha` with the regions at or below ½ that the subject encloses filled (`enclosedFill`):
+    /// the plate known at each of their pixels and shown by none (`showsPlate`: what the clearing
+    /// takes for it), and no hole by `holes`' measure (a hole whose colours the codec lifted just
+    /// beyond the clearing's tolerance still matches the plate that closely on average).
+    /// `residual`, `noise`: `removing`'s.
+    func filled(_ alpha: [Float], showsPlate: [Bool], known: [Bool], residual: [Float], image: ColorPlanes, noise: Float) -> [Float] {
+        guard enclosedFill > 0 else { return alpha }
+        let w = image.width, h = image.height
+        let outside = ConnectedComponents(Plane(width: w, height: h, values: alpha), threshold: 0.5, inverted: true)
+        let regions = outside.areas.count
+        guard regions > 0 else { return alpha }
+        // Measured against all of the alpha above ½ (the subject, with anything else kept).
+        let subjectArea = alpha.count - outside.areas.reduce(0, +)
+        var fills = (0..<regions).map { !outside.touchesBorder[$0] && Float(outside.areas[$0]) < enclosedFill * Float(subjectArea) }
+        var candidates = [Int]()
+        for i in alpha.indices {
+            let label = Int(outside.labels[i])
+            guard label >= 0 && fills[label] else { continue }
+            if !known[i] || showsPlate[i] { fills[label] = false } else { candidates.append(i) }
+        }
+        guard fills.contains(true) else { return alpha }
+        let holes = self.holes(outside, cleared: candidates, residual: residual, image: image, noise: noise)
+        for l in 0..<regions where holes[l] { fills[l] = false }
+        guard fills.contains(true) else { return alpha }
+        // The region's soft rim (above ½, within 2 px) goes with it, unless it lies 3 px or less
+        // from a region left as it is (the subject's outer background, a hole), whose mix is its own.
+        let filling = outside.labels.map { $0 >= 0 && fills[Int($0)] ? Float(1) : 0 }
+        let rim = ClipSubjectTracker.grown(Plane(width: w, height: h, values: filling), by: 2)
+        let kept = ClipSubjectTracker.grown(Plane(width: w, height: h, values: outside.labels.map {
+            $0 >= 0 && !fills[Int($0)] ? Float(1) : 0 }), by: 3)
+        var out = alpha
+        for i in out.indices where filling[i] > 0 || (rim[i] && outside.labels[i] < 0 && !kept[i] && !showsPlate[i]) { out[i] = 1 }
+        return out
     }
 
     /// Which regions of `outside` (the cleared alpha's background, by label) are holes through the

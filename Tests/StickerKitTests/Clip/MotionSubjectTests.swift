@@ -17,14 +17,16 @@ struct MotionSubjectTests {
     /// fraction would show every check's edge); with `ring`, a dark ring drawn in outline (line art:
     /// 3 px of stroke, the ground seen inside it) crossing the frame on its own, 50 px a second.
     /// With `logo`, a black box fixed to the frame's top right corner (a broadcaster's logo, a
-    /// timestamp) over the panned ground; `speed`: the pan's, px a second.
-    func pan(ring: Bool, logo: Bool = false, speed: Int = 30, in folder: URL) async throws -> URL {
+    /// timestamp) over the panned ground; `speed`: the pan's, px a second. `flash`: the frame
+    /// (0-based) lit half as bright again (a camera's flash).
+    func pan(ring: Bool, logo: Bool = false, speed: Int = 30, flash: Int? = nil, in folder: URL) async throws -> URL {
         let ffmpeg = try ClipTools.require("ffmpeg")
-        let clip = folder.appending(path: (ring ? "ring" : "pan") + (logo ? "-logo" : "") + "-\(speed).mp4")
+        let clip = folder.appending(path: (ring ? "ring" : "pan") + (logo ? "-logo" : "") + (flash.map { "-flash\($0)" } ?? "") + "-\(speed).mp4")
         let u = "(X+T*\(speed))"
         let ground = "100+40*mod(floor(\(u)/8)+floor(Y/8),2)+15*sin(\(u)/5)*sin(Y/7)"
         let outline = "lt(abs(hypot(X-30-T*50,Y-60)-14),1.6)"
-        let value = ring ? "if(\(outline),25,\(ground))" : ground
+        var value = ring ? "if(\(outline),25,\(ground))" : ground
+        if let flash { value = "if(eq(N,\(flash)),min(255,1.5*(\(value))),\(value))" }
         let geq = "geq=r='\(value)':g='\(value)':b='\(value)'" + (logo ? ",drawbox=x=120:y=8:w=30:h=14:color=black:t=fill" : "")
         try #require(try await ClipTools.runToEnd([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=2",
                                                    "-vf", geq, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "14", clip.path]).status == 0)
@@ -54,6 +56,40 @@ struct MotionSubjectTests {
             _ = try await maker.make(clip: try await pan(ring: false, in: folder), piece: ClipPiece(), format: .webp(quality: 80), output: panOnly)
         }
         #expect(!FileManager.default.fileExists(atPath: panOnly.path))
+    }
+
+    @Test("A frame the plate does not fit (a flash) shows the frame before it again, not an empty one")
+    func frameThePlateDoesNotFitRepeatsTheOneBefore() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let maker = ClipStickerMaker(predictor: NothingSalient(), style: .plain)
+        let masks = MaskLog()
+        // Source frame 10 (the 6th used: frames used at 10 a second) is lit by a flash.
+        let summary = try await maker.make(clip: try await pan(ring: true, flash: 10, in: folder), piece: ClipPiece(),
+                                           format: .webp(quality: 80), output: folder.appending(path: "out.webp"),
+                                           masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 20)
+        let centres = await masks.centres, areas = await masks.areas
+        #expect(areas.allSatisfy { $0 > 60 }, "areas \(areas)")
+        // The flash's frame holds the ring where the frame before held it; the next moves on.
+        #expect(abs(centres[5] - centres[4]) < 1, "centres \(centres)")
+        #expect(abs(centres[6] - centres[5] - 10) < 3, "centres \(centres)")
+    }
+
+    @Test("A first frame the plate does not fit shows the first that it fits")
+    func firstFrameThePlateDoesNotFitShowsTheFirstPlaced() async throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let maker = ClipStickerMaker(predictor: NothingSalient(), style: .plain)
+        let masks = MaskLog()
+        let summary = try await maker.make(clip: try await pan(ring: true, flash: 0, in: folder), piece: ClipPiece(),
+                                           format: .webp(quality: 80), output: folder.appending(path: "out.webp"),
+                                           masks: { index, alpha in await masks.add(index, alpha) })
+        #expect(summary.frames == 20)
+        let centres = await masks.centres, areas = await masks.areas, indexes = await masks.indexes
+        #expect(indexes == Array(stride(from: 0, to: 40, by: 2)))
+        #expect(areas.allSatisfy { $0 > 60 }, "areas \(areas)")
+        #expect(abs(centres[0] - centres[1]) < 1, "centres \(centres)")
     }
 
     @Test("A logo fixed to the frame over a pan is no subject: refused alone, left out beside one")
