@@ -12,14 +12,16 @@ nonisolated public enum StickerPaths {
     /// else `~/.local/share/stickers`.
     public static func dataDirectory(explicit: String? = nil,
                                      environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        resolve(explicit, environment[dataVariable], xdg: environment["XDG_DATA_HOME"], fallback: ".local/share")
+        resolve(explicit, environment[dataVariable], xdg: environment["XDG_DATA_HOME"], home: homeDirectory(environment: environment),
+                fallback: ".local/share")
     }
 
     /// The cache's folder: `explicit`, else `$STICKERS_CACHE_DIR`, else `$XDG_CACHE_HOME/stickers`,
     /// else `~/.cache/stickers` (where the model is kept too).
     public static func cacheDirectory(explicit: String? = nil,
                                       environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        resolve(explicit, environment[cacheVariable], xdg: environment["XDG_CACHE_HOME"], fallback: ".cache")
+        resolve(explicit, environment[cacheVariable], xdg: environment["XDG_CACHE_HOME"], home: homeDirectory(environment: environment),
+                fallback: ".cache")
     }
 
     /// The cache's size limit in bytes: `$STICKERS_CACHE_LIMIT` ("500M", "2G", or bytes), else 2 GB.
@@ -39,7 +41,16 @@ nonisolated public enum StickerPaths {
         return Int64(value * scale)
     }
 
-    private static func resolve(_ explicit: String?, _ variable: String?, xdg: String?, fallback: String) -> URL {
+    /// The user's home: `$HOME` when absolute, as the model store and every XDG program read it;
+    /// else the password database's. (Foundation's home directory on Linux is the password
+    /// database's alone: a run with another HOME kept the model in one home, the cache and the
+    /// library in the other.)
+    public static func homeDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let home = environment["HOME"], home.hasPrefix("/") { return URL(fileURLWithPath: home, isDirectory: true) }
+        return FileManager.default.homeDirectoryForCurrentUser
+    }
+
+    private static func resolve(_ explicit: String?, _ variable: String?, xdg: String?, home: URL, fallback: String) -> URL {
         if let path = [explicit, variable].compactMap({ $0 }).first(where: { !$0.isEmpty }) {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
@@ -47,7 +58,7 @@ nonisolated public enum StickerPaths {
         if let xdg, xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg, isDirectory: true).appending(path: "stickers", directoryHint: .isDirectory)
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appending(path: fallback, directoryHint: .isDirectory)
+        return home.appending(path: fallback, directoryHint: .isDirectory)
             .appending(path: "stickers", directoryHint: .isDirectory)
     }
 }

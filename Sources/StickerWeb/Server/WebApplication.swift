@@ -43,7 +43,7 @@ public struct WebAppConfiguration: Sendable {
         self.catalogAPI = catalogAPI
         self.catalogSelection = catalogSelection
         self.savedPhotos = savedPhotos ?? web.library
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Pictures/Stickers", isDirectory: true)
+            ?? StickerPaths.homeDirectory().appendingPathComponent("Pictures/Stickers", isDirectory: true)
         self.colorExtractor = colorExtractor
         self.packFolders = packFolders
         self.logger = logger
