@@ -153,20 +153,19 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         // Where the background has strong edges, a placement off by a fraction of a pixel (and the
         // plate's own interpolation) leaves a residual that is no subject: tolerated in proportion.
         let slope = box.mean(Self.gradient(background, known: known))
+        func tolerance(_ i: Int) -> Float { matchFactor * noise + misplacement * slope[i] }
         var out = alpha, cleared = [Int](), fading: [Float]?
         // Every pixel the clearing would take for the plate, whatever its alpha (for `filled`).
         let showsPlate = out.indices.map { i in
-            let tolerance = matchFactor * noise + misplacement * slope[i]
-            return patch[i] <= tolerance || (pixelMatch > 0 && !subject[i] && residual[i] <= pixelMatch * tolerance)
+            patch[i] <= tolerance(i) || (pixelMatch > 0 && !subject[i] && residual[i] <= pixelMatch * tolerance(i))
         }
         for i in out.indices where out[i] > 0 {
             if showsPlate[i] {
                 out[i] = 0
                 cleared.append(i)
-            } else if clearingRamp > 1, !subject[i], patch[i] < clearingRamp * (matchFactor * noise + misplacement * slope[i]) {
-                let tolerance = matchFactor * noise + misplacement * slope[i]
+            } else if clearingRamp > 1, !subject[i], patch[i] < clearingRamp * tolerance(i) {
                 if fading == nil { fading = [Float](repeating: 1, count: out.count) }
-                fading?[i] = (patch[i] - tolerance) / ((clearingRamp - 1) * tolerance)
+                fading?[i] = (patch[i] - tolerance(i)) / ((clearingRamp - 1) * tolerance(i))
             }
         }
         if !cleared.isEmpty {
@@ -184,7 +183,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         // After the crumbs: a given-back part stands 2 px off the subject's edge, and would be one.
         out = restored(out, residual: residual, image: image, background: background,
                        tolerance: { matchFactor * noise + restoringMisplacement * slope[$0] },
-                       clearing: { matchFactor * noise + misplacement * slope[$0] }, known: known,
+                       clearing: tolerance, known: known,
                        subject: subject, subjectArea: subjectArea, width: w, height: h)
         return (out, noise, residual, fading, showsPlate)
     }
