@@ -94,7 +94,7 @@ import Testing
                 + #""solvesLocally":true},"motionSubject":{"beyond":3,"minimumShare":0.0003,"presentShare":0.6,"speck":6},"#
                 + #""plateAgreeing":2,"plateSamples":16,"#
                 + #""plateSubjectReach":6,"previousWeight":0,"refusesScenery":true,"trackingReach":12,"usesBackgroundPlate":true},"#
-                + #""version":17}"#)
+                + #""version":18}"#)
         let name = key.diskKey(clipDigest: "c0ffee").name
         #expect(name.hasPrefix("c0ffee-clip-") && name.count == "c0ffee-clip-".count + 16, "\(name)")
     }
