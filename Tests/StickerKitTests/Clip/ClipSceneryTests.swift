@@ -218,6 +218,19 @@ struct ClipSceneryTests {
         #expect(BackgroundPlate.withoutScenery(changed)[0].subject[8 * 40 + 8], "a piece gone from two samples stays")
     }
 
+    @Test("A thin part of the subject swaying a few pixels about one place in the panned scene stays the subject")
+    func swayingThinPartStays() {
+        let reach = 4
+        let samples = (0...5).map { k -> BackgroundPlate.Sample in
+            let sway = [0, 2, -2, 3, -1, 2][k]
+            var sample = Self.texturedSample(movers: [(26, 4 + 2 * k, 36, 12 + 2 * k), (6 + k + sway, 4, 9 + k + sway, 24)], fixed: [],
+                                             zoneTakesFixed: true, pan: k)
+            sample.subject = ClipSubjectTracker.grown(Plane(width: 40, height: 30, values: sample.subject.map { $0 ? 1 : 0 }), by: reach)
+            return sample
+        }
+        #expect(BackgroundPlate.withoutScenery(samples, zoneReach: reach)[0].subject[14 * 40 + 7])
+    }
+
     @Test("A piece that sits still in the scene but leaves its place once is the subject, however alike it looks elsewhere")
     func pausedPieceThatMovesOnceStays() {
         let piece = (4, 4, 12, 12)
