@@ -88,13 +88,13 @@ import Testing
                 + ##""style":{"effect":"comic","outlineColor":"#FFFFFFFF","outlineFraction":0.02,"outlineWidth":6,"outlined":true,"##
                 + #""padding":2,"shadow":{"blurFraction":0.02,"offsetFraction":0.01,"opacity":0.35}},"#
                 + #""tracking":{"edgeSteepness":1.5,"keyframeInterval":3,"matte":{"bandReach":2,"clearingRamp":2,"crumbShare":0.05,"enclosedFill":0.15,"fitFactor":2,"#
-                + #""fitRadius":5,"holeArea":16,"holeGain":0.25,"holeMatch":3,"holeTexturedMatch":6,"localRadius":6,"#
+                + #""fitRadius":5,"holeArea":16,"holeGain":0.25,"holeGrowth":3,"holeMatch":3,"holeTexturedMatch":6,"localRadius":6,"#
                 + #""localReach":2,"matchFactor":2.5,"maximumNoise":0.05,"minimumContrast":0.1,"misplacement":0.3,"pixelMatch":1,"restoredShare":0.15,"restoresBeyond":3,"#
                 + #""restoringMisplacement":0.075,"snap":0.04,"#
                 + #""solvesLocally":true},"motionSubject":{"beyond":3,"minimumShare":0.0003,"presentShare":0.6,"speck":6},"#
                 + #""plateAgreeing":2,"plateSamples":16,"#
                 + #""plateSubjectReach":6,"previousWeight":0,"refusesScenery":true,"trackingReach":12,"usesBackgroundPlate":true},"#
-                + #""version":17}"#)
+                + #""version":18}"#)
         let name = key.diskKey(clipDigest: "c0ffee").name
         #expect(name.hasPrefix("c0ffee-clip-") && name.count == "c0ffee-clip-".count + 16, "\(name)")
     }

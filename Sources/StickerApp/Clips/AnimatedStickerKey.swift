@@ -13,7 +13,7 @@ import StickerKit
 /// every clip (an old entry is then simply not found, and trimmed in time); a change of what a
 /// field means, or of the engine's output for the same settings, bumps `version`.
 nonisolated struct AnimatedStickerKey: Codable, Sendable, Hashable {
-    static let currentVersion = 17
+    static let currentVersion = 18
 
     var version = Self.currentVersion
     /// The network that cuts out: the engine and model version (`StickerEngine.engineVersion`) and

@@ -1,6 +1,7 @@
 import BoundedConcurrency
 import Foundation
 import Raster
+import Synchronization
 
 /// The animated formats a clip becomes.
 public enum AnimatedFormat: Sendable, Hashable {
@@ -118,6 +119,12 @@ public struct ClipStickerMaker: Sendable {
                             progress: (@Sendable (Int) -> Void)?) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
         // A WebM with alpha asks for libvpx: kept only when this ffmpeg has it (asked once for both runs).
         let decoder = await ClipDetection.availableDecoderArguments(clip)
+        // The reading by motion starts over from the piece's first frame: its count must not take
+        // the progress back (it stands still until the second reading passes the first).
+        let progress = progress.map { report in
+            let steady = SteadyProgress(report)
+            return { @Sendable (done: Int) in steady.report(done) }
+        }
         func attempt(byMotion: MotionSubject?) async throws -> (summary: AnimatedStickerSummary, frames: [Image], milliseconds: [Int]) {
             do {
                 return try await run(clip: clip, piece: piece, first: first, format: format, output: output, masks: masks,
@@ -635,4 +642,22 @@ struct FrameSink {
 
     /// Kills the encoder's ffmpeg (WebM) and awaits its end.
     func stop() async { await webm?.stop() }
+}
+
+/// A count of frames done, reported only when it passes every count reported before: a `Mutex`
+/// because the reports come from the pipeline's tasks.
+final class SteadyProgress: Sendable {
+    private let highest = Mutex(Int.min)
+    private let forward: @Sendable (Int) -> Void
+
+    init(_ forward: @escaping @Sendable (Int) -> Void) { self.forward = forward }
+
+    func report(_ done: Int) {
+        let passes = highest.withLock { highest in
+            guard done > highest else { return false }
+            highest = done
+            return true
+        }
+        if passes { forward(done) }
+    }
 }

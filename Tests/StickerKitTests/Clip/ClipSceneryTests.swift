@@ -198,6 +198,39 @@ struct ClipSceneryTests {
         #expect(BackgroundPlate.withoutScenery(moving)[0].subject[8 * 40 + 8], "a piece that moves its own way stays")
     }
 
+    @Test("A piece is scenery by its look though the subject hides half of it in some samples")
+    func sceneryByItsLookWhereTheSubjectHidesIt() {
+        let fixed = (4, 4, 12, 12)
+        // Samples 1 and 2: the subject passes in front of the piece's left half (the splash of a
+        // background photo that a shell swam over: wide set seed 31, w07); 3 to 5: elsewhere.
+        let samples = [Self.texturedSample(movers: [(22, 16, 36, 26)], fixed: [fixed], zoneTakesFixed: true, pan: 0)]
+            + (1...5).map { k in
+                let mover = k <= 2 ? (4 + 2 * k, 2, 8 + 2 * k, 14) : (24, 2 + 3 * k, 36, 10 + 3 * k)
+                return Self.texturedSample(movers: [mover], fixed: [fixed], zoneTakesFixed: false, pan: 2 * k)
+            }
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[8 * 40 + 8] == false, "the fixed piece is scenery")
+        #expect(BackgroundPlate.withoutScenery(samples)[0].subject[20 * 40 + 28], "the subject stays")
+        // Where the subject does not cover what differs, the piece is no fixed thing.
+        let changed = samples.indices.map { k -> BackgroundPlate.Sample in
+            guard k == 1 || k == 2 else { return samples[k] }
+            return Self.texturedSample(movers: [(4 + 2 * k, 2, 8 + 2 * k, 3)], fixed: [], zoneTakesFixed: false, pan: 2 * k)
+        }
+        #expect(BackgroundPlate.withoutScenery(changed)[0].subject[8 * 40 + 8], "a piece gone from two samples stays")
+    }
+
+    @Test("A thin part of the subject swaying a few pixels about one place in the panned scene stays the subject")
+    func swayingThinPartStays() {
+        let reach = 4
+        let samples = (0...5).map { k -> BackgroundPlate.Sample in
+            let sway = [0, 2, -2, 3, -1, 2][k]
+            var sample = Self.texturedSample(movers: [(26, 4 + 2 * k, 36, 12 + 2 * k), (6 + k + sway, 4, 9 + k + sway, 24)], fixed: [],
+                                             zoneTakesFixed: true, pan: k)
+            sample.subject = ClipSubjectTracker.grown(Plane(width: 40, height: 30, values: sample.subject.map { $0 ? 1 : 0 }), by: reach)
+            return sample
+        }
+        #expect(BackgroundPlate.withoutScenery(samples, zoneReach: reach)[0].subject[14 * 40 + 7])
+    }
+
     @Test("A piece that sits still in the scene but leaves its place once is the subject, however alike it looks elsewhere")
     func pausedPieceThatMovesOnceStays() {
         let piece = (4, 4, 12, 12)

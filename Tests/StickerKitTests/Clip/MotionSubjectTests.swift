@@ -1,6 +1,7 @@
 import Foundation
 import Raster
 @testable import StickerKit
+import Synchronization
 import Testing
 import TestSupport
 
@@ -56,6 +57,31 @@ struct MotionSubjectTests {
             _ = try await maker.make(clip: try await pan(ring: false, in: folder), piece: ClipPiece(), format: .webp(quality: 80), output: panOnly)
         }
         #expect(!FileManager.default.fileExists(atPath: panOnly.path))
+    }
+
+    @Test("Read a second time by motion, the progress never goes back and ends at every frame")
+    func progressOfTheSecondReadingNeverGoesBack() async throws {
+        // The network sees only a red square fixed in the panned scene: the first reading follows
+        // it to the end and refuses it as scenery; the second finds the ring by its motion.
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ffmpeg = try ClipTools.require("ffmpeg")
+        let clip = folder.appending(path: "ring-and-square.mp4")
+        let u = "(X+T*30)"
+        let ground = "100+40*mod(floor(\(u)/8)+floor(Y/8),2)+15*sin(\(u)/5)*sin(Y/7)"
+        let outline = "lt(abs(hypot(X-30-T*50,Y-60)-14),1.6)", square = "lt(abs(\(u)-120),12)*lt(abs(Y-30),12)"
+        let grey = "if(\(outline),25,\(ground))"
+        let geq = "geq=r='if(\(square),230,\(grey))':g='if(\(square),30,\(grey))':b='if(\(square),30,\(grey))'"
+        try #require(try await ClipTools.runToEnd([ffmpeg, "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=20:d=2",
+                                                   "-vf", geq, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "14", clip.path]).status == 0)
+        let maker = ClipStickerMaker(predictor: RedSaliency(), style: .plain)
+        let reports = Mutex<[Int]>([])
+        let summary = try await maker.make(clip: clip, piece: ClipPiece(), format: .webp(quality: 80),
+                                           output: folder.appending(path: "out.webp"),
+                                           progress: { done in reports.withLock { $0.append(done) } })
+        let seen = reports.withLock { $0 }
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "\(seen)")
+        #expect(seen.last == summary.frames)
     }
 
     @Test("A frame the plate does not fit (a flash) shows the frame before it again, not an empty one")
@@ -145,4 +171,19 @@ struct MotionSubjectTests {
 private actor Masks {
     private(set) var all: [Mask] = []
     func add(_ alpha: Mask) { all.append(alpha) }
+}
+
+/// Sees red alone (a network that finds a red thing salient and nothing else), on a 40 × 40 grid.
+private struct RedSaliency: SaliencyPredicting {
+    func saliency(of image: Image) async throws(SubjectExtractionError) -> Plane {
+        let side = 40
+        var plane = Plane(width: side, height: side)
+        for y in 0..<side {
+            for x in 0..<side {
+                let i = ((y * image.height / side) * image.width + x * image.width / side) * 4
+                plane.values[y * side + x] = Int(image.pixels[i]) - Int(image.pixels[i + 1]) > 100 ? 1 : 0
+            }
+        }
+        return plane
+    }
 }

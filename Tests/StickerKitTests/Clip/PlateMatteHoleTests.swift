@@ -105,6 +105,41 @@ struct PlateMatteHoleTests {
         #expect(try middle(strict) == 1)
     }
 
+    @Test("A hole grows through the pixels beside it the codec lifted past the clearing's tolerance, not into the subject")
+    func holeGrowsThroughLiftedPixels() throws {
+        // A hole 14 px wide through the red block over a green wave: its left 8 px the plate
+        // itself, its right 6 px lifted 12/255 redder (the codec smearing the subject's colour
+        // into it), still following the wave; or, `flat`, a patch of the subject near the plate's
+        // colour that does not follow it.
+        let width = HoleScene.width, height = HoleScene.height, n = width * height
+        let grey = [Float](repeating: 0.5, count: n)
+        let green: [Float] = (0..<n).map { i in 0.5 + 0.1 * Float(sin(0.1 * Double(i % width) + 0.35 * Double(i / width))) }
+        let plate = ColorPlanes(width: width, height: height, red: grey, green: green, blue: grey)
+        func removed(_ matte: PlateMatte = PlateMatte(), flat: Bool = false) throws -> [Float] {
+            var alpha = [Float](repeating: 0, count: n), subject = [Bool](repeating: false, count: n)
+            var image = ColorPlanes(width: width, height: height, red: grey, green: green, blue: grey)
+            for y in 8..<40 { for x in 8..<42 { let i = y * width + x; image.red[i] = 0.9; image.green[i] = 0.2; alpha[i] = 1; subject[i] = true } }
+            for y in 14..<26 {
+                for x in 12..<26 {
+                    let i = y * width + x
+                    image.red[i] = x < 20 ? 0.5 : 0.5 + 12 / 255
+                    image.green[i] = x >= 20 && flat ? 0.5 : green[i]
+                }
+            }
+            return try #require(matte.removing(alpha: alpha, image: image, background: plate,
+                                               known: [Bool](repeating: true, count: n), subject: subject)).alpha
+        }
+        let grown = try removed()
+        #expect(grown[20 * width + 15] == 0, "the hole's matching part")
+        #expect(grown[20 * width + 23] == 0, "its lifted part")
+        #expect(grown[20 * width + 27] == 1 && grown[11 * width + 20] == 1, "the subject beside it")
+        var still = PlateMatte()
+        still.holeGrowth = 0
+        let kept = try removed(still)
+        #expect(kept[20 * width + 15] == 0 && kept[20 * width + 23] == 1, "without the growth the lifted part stays")
+        #expect(try removed(flat: true)[20 * width + 23] == 1, "a flat patch beside the hole stays")
+    }
+
     @Test("Without the hole rule, or for a hole smaller than its least area, every enclosed region comes back")
     func everyEnclosedRegionComesBackWithoutTheRule() throws {
         var off = PlateMatte()
