@@ -124,10 +124,9 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// clearing's noise term (`matchFactor` × noise, plus its `misplacement` term): the codec
     /// smears an outline's black into the ground seen through it, and the pixels it lifts past
     /// the clearing's tolerance stayed as blotches of subject inside an outlined hand over wood,
-    /// a different few each frame (wide set seed 31, w01: IoU 0.59 → 0.67, flicker 0.87× → 0.66×
-    /// of the peer's). A hole that would grow past its own size has leaked into the subject
-    /// (a wheel's grey tyre beside its spokes' holes over grass: dev set c06) and stays as it was.
-    /// 1 or less: no growth.
+    /// a different few each frame (wide set seed 31, w01: IoU 0.59 → 0.66, flicker 0.87× → 0.69×
+    /// of the peer's). A hole whose growth leaks into the subject (a wheel's grey tyre beside its
+    /// spokes' holes over grass: dev set c06) keeps none of it (`grownHoles`). 1 or less: no growth.
     public var holeGrowth: Float = 3
 
     public init() {}
