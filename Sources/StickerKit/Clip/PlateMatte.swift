@@ -243,9 +243,10 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         return out
     }
 
-    /// Whether `pixels` follow the plate as a hole's do (`holes`' measure): closer to it than to
-    /// their own mean colour by `holeGain` times the noise on average, or over a texture within
-    /// `holeTexturedMatch` times the noise and half their own spread.
+    /// Whether `pixels` follow the plate as a hole's do: closer to it than to their own mean colour
+    /// by `holeGain` times the noise on average, or over a texture within `holeTexturedMatch` times
+    /// the noise and half their own spread — `holes`' measure without its `holeMatch` bound (the
+    /// growth's own tolerance bounds these pixels' residual: the codec lifted them past it).
     func followsPlate(_ pixels: [Int], residual: [Float], image: ColorPlanes, noise: Float) -> Bool {
         guard !pixels.isEmpty else { return true }
         var sum: Float = 0, mean = SIMD3<Float>.zero
