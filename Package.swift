@@ -163,8 +163,9 @@ let package = Package(
         .target(
             name: "StickerApp",
             // NeuralNet: the engine's cache key names the network's precision (InstructionSet.precisionKey).
-            dependencies: ["StickerKit", "NeuralNet", "SpacePhotos", "StickerLibrary", "BoundedConcurrency", "ErrorReasons", "AtomicFiles",
-                           .product(name: "Logging", package: "swift-log")],
+            // ModelFetching: the user's home read once for the model and the app (UserDirectories).
+            dependencies: ["StickerKit", "NeuralNet", "ModelFetching", "SpacePhotos", "StickerLibrary", "BoundedConcurrency",
+                           "ErrorReasons", "AtomicFiles", .product(name: "Logging", package: "swift-log")],
             swiftSettings: mainActorByDefault
         ),
         // Request handlers run wherever Hummingbird calls them (nonisolated) and `await` into the

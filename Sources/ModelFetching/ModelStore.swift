@@ -47,7 +47,7 @@ public enum ModelStoreError: Error, Sendable, Equatable, CustomStringConvertible
 /// Finds the model file, fetching and verifying it once into the user's cache.
 ///
 /// Lookup order: an explicit path (`--model PATH`), then `STICKERS_MODEL`, then
-/// `$XDG_CACHE_HOME/stickers/models/` (default `~/.cache/stickers/models/`). An override is used
+/// `$XDG_CACHE_HOME/stickers/models/` (default `~/.cache/stickers/models/`: `UserDirectories`). An override is used
 /// as given (it may be another compatible model); the cached file must match the digest.
 public struct ModelStore: Sendable {
     public let model: ModelDescriptor
@@ -69,9 +69,7 @@ public struct ModelStore: Sendable {
         } else {
             overrideURL = nil
         }
-        let cacheHome = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".cache")
-        cacheDirectory = cacheHome.appendingPathComponent("stickers/models", isDirectory: true)
+        cacheDirectory = UserDirectories.cacheHome(environment: environment).appendingPathComponent("stickers/models", isDirectory: true)
     }
 
     /// The cache location of the model (whether or not it is there).

@@ -26,6 +26,15 @@ import Testing
         #expect(fallback.cachedFileURL.path == "/home/someone/.cache/stickers/models/u2netp.onnx")
     }
 
+    @Test func relativeCacheHomeAndHomeAreIgnoredAsTheAppIgnoresThem() {
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let relativeXDG = ModelStore(environment: ["XDG_CACHE_HOME": "cache", "HOME": "/home/someone"])
+        #expect(relativeXDG.cachedFileURL.path == "/home/someone/.cache/stickers/models/u2netp.onnx")
+        let relativeHome = ModelStore(environment: ["HOME": "someone"])
+        #expect(relativeHome.cachedFileURL.path == home + "/.cache/stickers/models/u2netp.onnx")
+        #expect(UserDirectories.home(environment: ["HOME": "someone"]).path == home)
+    }
+
     @Test func anExplicitPathWinsOverTheEnvironment() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

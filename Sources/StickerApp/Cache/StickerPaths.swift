@@ -1,4 +1,5 @@
 import Foundation
+import ModelFetching
 
 /// Where the app keeps its files (README: "Two commands" and the library paragraph): the library in `$XDG_DATA_HOME/stickers`, the
 /// re-creatable processed-photo cache in `$XDG_CACHE_HOME/stickers`; each overridable by its own
@@ -41,13 +42,10 @@ nonisolated public enum StickerPaths {
         return Int64(value * scale)
     }
 
-    /// The user's home: `$HOME` when absolute, as the model store and every XDG program read it;
-    /// else the password database's. (Foundation's home directory on Linux is the password
-    /// database's alone: a run with another HOME kept the model in one home, the cache and the
-    /// library in the other.)
+    /// The user's home: `$HOME` when absolute, as the model store (`UserDirectories`) and every
+    /// XDG program read it; else the password database's.
     public static func homeDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let home = environment["HOME"], home.hasPrefix("/") { return URL(fileURLWithPath: home, isDirectory: true) }
-        return FileManager.default.homeDirectoryForCurrentUser
+        UserDirectories.home(environment: environment)
     }
 
     private static func resolve(_ explicit: String?, _ variable: String?, xdg: String?, home: URL, fallback: String) -> URL {

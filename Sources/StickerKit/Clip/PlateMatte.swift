@@ -243,18 +243,26 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         return out
     }
 
-    /// Whether `pixels` follow the plate as a hole's do: closer to it than to their own mean colour
-    /// by `holeGain` times the noise on average, or over a texture within `holeTexturedMatch` times
-    /// the noise and half their own spread — `holes`' measure without its `holeMatch` bound (the
-    /// growth's own tolerance bounds these pixels' residual: the codec lifted them past it).
+    /// Whether `pixels` follow the plate as a hole's do (`holes`' measure without its `holeMatch`
+    /// bound: the growth's own tolerance bounds these pixels' residual, the codec lifted them past it).
     func followsPlate(_ pixels: [Int], residual: [Float], image: ColorPlanes, noise: Float) -> Bool {
         guard !pixels.isEmpty else { return true }
+        return matchesPlate(pixels, residual: residual, image: image, noise: noise, within: nil)
+    }
+
+    /// Whether `pixels` (of one region) match the plate as a hole's do: closer to it than to their
+    /// own mean colour by `holeGain` times the noise on average, their residual within `bound`
+    /// times the noise on average (nil: any); or, over a texture, within `holeTexturedMatch` times
+    /// the noise and half their own spread. The plate explains a hole's pixels better than their
+    /// own mean colour does: only the background seen through follows the plate's texture.
+    func matchesPlate(_ pixels: [Int], residual: [Float], image: ColorPlanes, noise: Float, within bound: Float?) -> Bool {
         var sum: Float = 0, mean = SIMD3<Float>.zero
         for i in pixels {
             sum += residual[i]
             mean += SIMD3(image.red[i], image.green[i], image.blue[i])
         }
         mean /= Float(pixels.count)
+        // The pixels' distance from their own mean colour, as the residual measures it (RGB / √3).
         var spread: Float = 0
         for i in pixels {
             let d = SIMD3(image.red[i], image.green[i], image.blue[i]) - mean
@@ -262,7 +270,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
         }
         let n = Float(pixels.count)
         if sum <= holeTexturedMatch * noise * n && 2 * sum < spread { return true }
-        return spread - sum >= holeGain * noise * n
+        return sum <= (bound ?? .infinity) * noise * n && spread - sum >= holeGain * noise * n
     }
 
     /// `alpha` with the regions at or below ½ that the subject encloses filled (`enclosedFill`):
@@ -301,38 +309,18 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     }
 
     /// Which regions of `outside` (the cleared alpha's background, by label) are holes through the
-    /// subject (`holeMatch`): enclosed, at least `holeArea` cleared pixels, those pixels as close to
-    /// the plate as `holeMatch` times the frame's noise on average, and closer to it than to their
-    /// own mean colour by `holeGain` times the noise; or, over a texture, within `holeTexturedMatch`
-    /// times the noise and half their own spread.
+    /// subject (`holeMatch`): enclosed, at least `holeArea` cleared pixels, and those pixels match
+    /// the plate (`matchesPlate`, within `holeMatch` times the frame's noise on average).
     func holes(_ outside: ConnectedComponents, cleared: [Int], residual: [Float], image: ColorPlanes, noise: Float) -> [Bool] {
         let regions = outside.areas.count
         guard holeMatch > 0 else { return [Bool](repeating: false, count: regions) }
-        var count = [Int](repeating: 0, count: regions), sum = [Float](repeating: 0, count: regions)
-        var color = [SIMD3<Float>](repeating: .zero, count: regions)
-        func enclosed(_ i: Int) -> Int? {
+        var pixels = [[Int]](repeating: [], count: regions)
+        for i in cleared {
             let label = Int(outside.labels[i])
-            return label >= 0 && !outside.touchesBorder[label] ? label : nil
+            if label >= 0 && !outside.touchesBorder[label] { pixels[label].append(i) }
         }
-        for i in cleared {
-            guard let label = enclosed(i) else { continue }
-            count[label] += 1
-            sum[label] += residual[i]
-            color[label] += SIMD3(image.red[i], image.green[i], image.blue[i])
-        }
-        // Each region's pixels' distance from their own mean colour (as the residual measures: RGB / √3).
-        var spread = [Float](repeating: 0, count: regions)
-        for l in 0..<regions where count[l] > 0 { color[l] /= Float(count[l]) }
-        for i in cleared {
-            guard let label = enclosed(i), count[label] >= max(1, holeArea) else { continue }
-            let d = SIMD3(image.red[i], image.green[i], image.blue[i]) - color[label]
-            spread[label] += ((d * d).sum() / 3).squareRoot()
-        }
-        return (0..<regions).map { l in
-            guard count[l] >= max(1, holeArea) else { return false }
-            let n = Float(count[l])
-            if sum[l] <= holeTexturedMatch * noise * n && 2 * sum[l] < spread[l] { return true }
-            return sum[l] <= holeMatch * noise * n && spread[l] - sum[l] >= holeGain * noise * n
+        return pixels.map { region in
+            region.count >= max(1, holeArea) && matchesPlate(region, residual: residual, image: image, noise: noise, within: holeMatch)
         }
     }
 
