@@ -204,7 +204,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// patch residual is within `tolerance` (`holeGrowth`), never into another region (one given
     /// back stays given). A hole keeps none of its growth when that grows by more pixels than the
     /// hole has, reaches the background around the subject (it broke out: a notch, not a hole),
-    /// or does not follow the plate's texture as a hole's pixels do (`followsPlate`: a flat
+    /// or does not follow the plate's texture as a hole's pixels do (`matchesPlate`: a flat
     /// patch of the subject near the plate's colour beside a hole is no smeared ground).
     func grownHoles(_ alpha: [Float], holes: [Bool], outside: ConnectedComponents, patch: [Float], residual: [Float],
                     image: ColorPlanes, noise: Float, known: [Bool], tolerance: (Int) -> Float) -> [Float] {
@@ -235,19 +235,15 @@ public struct PlateMatte: Sendable, Hashable, Codable {
             }
         }
         for l in holes.indices where !grown[l].isEmpty && !leaked[l] {
-            if grown[l].count > area[l] || !followsPlate(grown[l], residual: residual, image: image, noise: noise) { leaked[l] = true }
+            // No `holeMatch` bound: the growth's own tolerance bounds these pixels' residual (the codec lifted them past it).
+            if grown[l].count > area[l] || !matchesPlate(grown[l], residual: residual, image: image, noise: noise, within: nil) {
+                leaked[l] = true
+            }
         }
         for l in holes.indices where leaked[l] {
             for i in grown[l] { out[i] = alpha[i] }
         }
         return out
-    }
-
-    /// Whether `pixels` follow the plate as a hole's do (`holes`' measure without its `holeMatch`
-    /// bound: the growth's own tolerance bounds these pixels' residual, the codec lifted them past it).
-    func followsPlate(_ pixels: [Int], residual: [Float], image: ColorPlanes, noise: Float) -> Bool {
-        guard !pixels.isEmpty else { return true }
-        return matchesPlate(pixels, residual: residual, image: image, noise: noise, within: nil)
     }
 
     /// Whether `pixels` (of one region) match the plate as a hole's do: closer to it than to their
@@ -256,6 +252,7 @@ public struct PlateMatte: Sendable, Hashable, Codable {
     /// the noise and half their own spread. The plate explains a hole's pixels better than their
     /// own mean colour does: only the background seen through follows the plate's texture.
     func matchesPlate(_ pixels: [Int], residual: [Float], image: ColorPlanes, noise: Float, within bound: Float?) -> Bool {
+        guard !pixels.isEmpty else { return true }
         var sum: Float = 0, mean = SIMD3<Float>.zero
         for i in pixels {
             sum += residual[i]
