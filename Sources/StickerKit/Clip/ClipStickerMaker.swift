@@ -193,29 +193,8 @@ public struct ClipStickerMaker: Sendable {
         let step = Self.frameStep(sourceFramesPerSecond: sourceRate, maximum: maximumFramesPerSecond)
         let fps = sourceRate / Double(step)
         // The GIF's, APNG's or variable-rate video's own clock, while ffmpeg delivers the frames it
-        // lists (checked after the first pass: a frame ffmpeg drops as invalid would shift every
-        // time and mask name).
-        var frameStarts = (timeline ?? videoTimeline)?.frameStarts
-        let pieceEnd = piece.seekSeconds + piece.duration
-        var firstIndex = frameStarts.map { piece.firstFrameIndex(frameStarts: $0.dropLast()) }
-            ?? piece.firstFrameIndex(framesPerSecond: sourceRate)
-        /// How long the `k`th frame used shows: the source frames it stands for (`step` of them),
-        /// by the file's own timing (GIF, APNG, a variable-rate video), to the piece's end at most,
-        /// rounded on the running clock; nil: even at the rate.
-        func milliseconds(ofUsed k: Int) -> Int? {
-            guard let starts = frameStarts else {
-                // Even: a frame whose time runs past the piece's end shows to the end only (a
-                // 0.5 fps clip's 3 s piece holds frames at 0 and 2 s: 2 + 1 s, not 2 + 2 s, which
-                // Telegram's 3 s would refuse).
-                let end = Double((k + 1) * step) / sourceRate
-                guard end > piece.duration + 1e-6 else { return nil }
-                return max(1, Int((piece.duration * 1000).rounded()) - Int((Double(k * step) / sourceRate * 1000).rounded()))
-            }
-            let first = firstIndex + k * step
-            guard first < starts.count - 1 else { return nil }
-            let end = min(starts[min(first + step, starts.count - 1)], pieceEnd)
-            return max(1, Int((end * 1000).rounded()) - Int((starts[first] * 1000).rounded()))
-        }
+        // lists (checked after the first pass).
+        var clock = PieceClock(piece: piece, frameStarts: (timeline ?? videoTimeline)?.frameStarts, sourceRate: sourceRate, step: step)
 
         /// Whether the first pass's seek fell short: no frame, or far fewer than the piece holds, of a
         /// piece that starts before the clip's last frame (its length known); then `seekingRun` reads
@@ -318,7 +297,7 @@ public struct ClipStickerMaker: Sendable {
         defer { again?.close() }
         // The used frames, in order, when the piece's fit in the budget by its length (one more
         // frame allowed for rounding); let go at once if they outgrow it (nil then).
-        let pieceSeconds = min(piece.duration, max(0, (info.duration ?? pieceEnd) - piece.seekSeconds))
+        let pieceSeconds = min(piece.duration, max(0, (info.duration ?? clock.pieceEnd) - piece.seekSeconds))
         let estimatedBytes = (Int((pieceSeconds * fps).rounded(.up)) + 1) * frameWidth * frameHeight * 4
         var keptFrames: [Image?]? = estimatedBytes <= keptFramesBudget ? [] : nil
         var keptBytes = 0
@@ -361,12 +340,7 @@ public struct ClipStickerMaker: Sendable {
                 // A cancelled read ends the frames early: not a seek that fell short.
                 try Task.checkCancellation()
                 if seekFellShort() { throw SeekFellShort() }
-                if let starts = frameStarts,
-                   starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
-                    // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
-                    frameStarts = nil
-                    firstIndex = piece.firstFrameIndex(framesPerSecond: sourceRate)
-                }
+                clock.check(delivered: sourceFrame)
                 // Frames not kept: the second pass's ffmpeg starts now, its start-up (~0.1 s, linking
                 // its libraries) beside the plate's building instead of before the first cut-out. It
                 // waits on its pipe until then, a frame decoded.
@@ -414,10 +388,8 @@ public struct ClipStickerMaker: Sendable {
                 }
                 // WebM's constant rate: a GIF's shortest frame gets a tick of its own, and so does
                 // an even clip's last frame cut short by the piece's end.
-                let even = FrameDurations.even(count: total, framesPerSecond: fps)
-                let durations = frameStarts == nil ? (0..<total).map { milliseconds(ofUsed: $0) ?? even[$0] }
-                    : (0..<total).compactMap(milliseconds(ofUsed:))
-                let webmRate = FrameDurations.constantRate(for: durations, average: fps, maximum: 30)
+                let webmRate = FrameDurations.constantRate(for: clock.durations(count: total, framesPerSecond: fps),
+                                                           average: fps, maximum: 30)
                 sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
                                      styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
             }
@@ -437,8 +409,8 @@ public struct ClipStickerMaker: Sendable {
                 var lastPlaced: (frame: CanvasLayout.Prepared, alpha: Mask?)?
                 var waiting: [(frame: CanvasLayout.Prepared, alpha: Mask?)] = []
                 func add(_ shown: (frame: CanvasLayout.Prepared, alpha: Mask?)) async throws {
-                    try await sink!.add(shown.frame, milliseconds: milliseconds(ofUsed: used))
-                    if let masks, let alpha = shown.alpha { try await masks(firstIndex + used * step, alpha) }
+                    try await sink!.add(shown.frame, milliseconds: clock.milliseconds(ofUsed: used))
+                    if let masks, let alpha = shown.alpha { try await masks(clock.sourceIndex(ofUsed: used), alpha) }
                     used += 1
                     progress?(firstHalf + used / 2)
                 }
