@@ -401,13 +401,7 @@ public struct ClipStickerMaker: Sendable {
             // for a batch's slowest frame.
             try await withThrowingTaskGroup(of: (index: Int, frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool).self) { group in
                 var handed = 0
-                var done: [Int: (frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool)] = [:]
-                // A frame whose subject could not be placed (`FrameCutOut.unplaced`) shows the last
-                // placed one again, its mask too (an empty frame would blink); those before the
-                // first placed one wait for it (encoded, or a short piece's frames for the size
-                // fitter), and show as they are when none is placed.
-                var lastPlaced: (frame: CanvasLayout.Prepared, alpha: Mask?)?
-                var waiting: [(frame: CanvasLayout.Prepared, alpha: Mask?)] = []
+                var order = InOrderFrames<(frame: CanvasLayout.Prepared, alpha: Mask?)>()
                 func add(_ shown: (frame: CanvasLayout.Prepared, alpha: Mask?)) async throws {
                     try await sink!.add(shown.frame, milliseconds: clock.milliseconds(ofUsed: used))
                     if let masks, let alpha = shown.alpha { try await masks(clock.sourceIndex(ofUsed: used), alpha) }
@@ -416,17 +410,7 @@ public struct ClipStickerMaker: Sendable {
                 }
                 func receive() async throws {
                     guard let made = try await group.next() else { return }
-                    done[made.index] = (made.frame, made.alpha, made.unplaced)
-                    while let next = done.removeValue(forKey: used + waiting.count) {
-                        guard let shown = next.unplaced ? lastPlaced : (next.frame, next.alpha) else {
-                            waiting.append((next.frame, next.alpha))
-                            continue
-                        }
-                        lastPlaced = shown
-                        for _ in waiting { try await add(shown) }
-                        waiting = []
-                        try await add(shown)
-                    }
+                    for shown in order.arrive((made.frame, made.alpha), index: made.index, unplaced: made.unplaced) { try await add(shown) }
                 }
                 // The next used frame: kept (let go as it is handed on), or decoded again.
                 sourceFrame = 0
@@ -453,11 +437,11 @@ public struct ClipStickerMaker: Sendable {
                         return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha, cut.unplaced)
                     }
                     // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
-                    while handed - used - waiting.count >= 3 * min(cores, 4) { try await receive() }
+                    while handed - order.settled >= 3 * min(cores, 4) { try await receive() }
                 }
                 try Task.checkCancellation()
-                while used + waiting.count < handed { try await receive() }
-                for unplaced in waiting { try await add(unplaced) }
+                while order.settled < handed { try await receive() }
+                for unplaced in order.finish() { try await add(unplaced) }
             }
             // The piece decoded again gave nothing (the first pass had frames): no sticker.
             if used == 0 { throw ClipError.noFrames }
