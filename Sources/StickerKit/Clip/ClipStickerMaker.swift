@@ -220,78 +220,9 @@ public struct ClipStickerMaker: Sendable {
         var used = 0
         var style = self.style
 
-        // First pass: the network's looks, the subject followed (sequential), a few frames kept
-        // for the background plate. What a frame keeps for the second pass is a few dozen kB (its
-        // look), and its pixels when the piece's fit in the budget.
-        var looks: [ClipSubjectTracker.Look] = []
-        var samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
-        var sampler: ClipSubjectTracker.FrameCutter?
-        func look(_ frame: Image, lanes: inout LookLanes) async throws {
-            let seen: ClipSubjectTracker.Look
-            do {
-                let index = looks.count
-                let raw = tracker.depth(ofLook: index) == nil ? nil : try await lanes.saliency(of: index)
-                seen = try await tracker.look(frame, seen: raw)
-            } catch let error as SubjectExtractionError {
-                // A look cut short by cancellation is the cancellation, not a failing model.
-                try Task.checkCancellation()
-                throw ClipError.cutOut(error)
-            }
-            looks.append(seen)
-            if tracking.usesBackgroundPlate && samples.wants(seen.index) {
-                if sampler == nil { sampler = tracker.cutter() }
-                if let sample = await sampler?.plateSample(frame, look: seen) { samples.add(sample, index: seen.index) }
-            }
-            // Progress: the looks are the first half of the frames' work, the cut-outs the second.
-            progress?((looks.count + 1) / 2)
-        }
-        // Frames handed to the lanes (`LookLanes`: the network's looks, several at once), not yet
-        // looked at by the tracker (in order: the subject is followed from look to look).
-        var waiting: [Image] = []
-        func hand(_ frame: Image, to lanes: inout LookLanes) async throws {
-            let index = looks.count + waiting.count
-            if let depth = tracker.depth(ofLook: index) { try await lanes.submit(frame, index: index, depth: depth) }
-            waiting.append(frame)
-        }
-        func lookWaiting(keeping: Int, lanes: inout LookLanes) async throws {
-            while waiting.count > keeping { try await look(waiting.removeFirst(), lanes: &lanes) }
-        }
-        // The first half second is seen before its first frame is cut out (the subject is what
-        // moves apart from the background: `ClipSubjectTracker.start`); a few frames held at once,
-        // their looks under way meanwhile.
-        let lookAheadFrames = max(2, Int((0.5 * fps).rounded()) + 1)
-        var lookAhead: [Image]? = byMotion == nil ? [] : nil
-        // By motion: the background followed alone, each frame's look its offset only.
-        var backgroundOnly: MovingSubjectCheck?
-        func lookByMotion(_ frame: Image) async {
-            var offset: SIMD2<Float>?
-            if backgroundOnly == nil {
-                backgroundOnly = MovingSubjectCheck(background: frame)
-                offset = .zero
-            } else if let step = backgroundOnly?.backgroundStep(frame) {
-                offset = SIMD2(step.x, step.y)
-            }
-            let seen = ClipSubjectTracker.Look(index: looks.count, saliency: Mask(width: 1, height: 1), offset: offset)
-            looks.append(seen)
-            if samples.wants(seen.index) {
-                if sampler == nil { sampler = tracker.cutter() }
-                if let sample = await sampler?.plateSample(frame, look: seen) { samples.add(sample, index: seen.index) }
-            }
-            progress?((looks.count + 1) / 2)
-        }
-        // Why the first frame could not be cut out (`prime`), said when tracking starts: after
-        // the short-seek check, so a seek that fell short is read again rather than refused.
-        var primeFailure: SubjectExtractionError?
-        func startTracking(lanes: inout LookLanes) async throws {
-            guard let frames = lookAhead, !frames.isEmpty else { return }
-            lookAhead = nil
-            if let primeFailure { throw ClipError.cutOut(primeFailure) }
-            do { try await tracker.start(frames) } catch {
-                try Task.checkCancellation()
-                throw ClipError.cutOut(error)
-            }
-            try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
-        }
+        // First pass: the network's looks, the subject followed; its frames' pixels kept for the
+        // second pass when the piece's fit in the budget.
+        var pass = ClipFirstPass(tracker: tracker, settings: tracking, byMotion: byMotion, framesPerSecond: fps, progress: progress)
 
         var again: ClipFrameReader?
         defer { again?.close() }
@@ -312,30 +243,7 @@ public struct ClipStickerMaker: Sendable {
                         keptBytes += frame.pixels.count
                         if keptBytes <= keptFramesBudget { keptFrames?.append(frame) } else { keptFrames = nil }
                     }
-                    if byMotion != nil {
-                        await lookByMotion(frame)
-                        continue
-                    }
-                    if sourceFrame == 0 {
-                        // The first frame is cut out before any look is handed to the lanes: its
-                        // full look tells the lanes' fresh sessions the shapes a coarse look needs,
-                        // so their first coarse looks skip the full-resolution decoder stages too
-                        // (~300 → ~120 ms of CPU each: `stickers-bench looks`). Measured on two
-                        // cores; with more, the lanes wait the first cut-out out (~0.2 s) and each
-                        // still saves more CPU than it waits.
-                        do throws(SubjectExtractionError) { try await tracker.prime(frame) } catch {
-                            try Task.checkCancellation()
-                            primeFailure = error
-                        }
-                    }
-                    try await hand(frame, to: &lanes)
-                    if lookAhead != nil {
-                        lookAhead?.append(frame)
-                        if lookAhead?.count ?? 0 >= lookAheadFrames { try await startTracking(lanes: &lanes) }
-                        continue
-                    }
-                    // The lanes keep their looks ahead of the tracker.
-                    try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
+                    try await pass.take(frame, first: sourceFrame == 0, lanes: &lanes)
                 }
                 // A cancelled read ends the frames early: not a seek that fell short.
                 try Task.checkCancellation()
@@ -350,8 +258,7 @@ public struct ClipStickerMaker: Sendable {
                     again?.expectFrames(width: frameWidth, height: frameHeight)
                     again?.expectedFrameCount = expectedFrames
                 }
-                try await startTracking(lanes: &lanes)
-                try await lookWaiting(keeping: 0, lanes: &lanes)
+                try await pass.finish(lanes: &lanes)
             }
             try Task.checkCancellation()
             // Scenery the camera panned over is known only once the clip has been seen.
@@ -361,21 +268,22 @@ public struct ClipStickerMaker: Sendable {
 
             // The background plate, then the second pass: each frame (kept, or the piece decoded
             // again) cut out along its look, in parallel.
+            var samples = pass.takeSamples()
             let plate = tracking.usesBackgroundPlate || byMotion != nil
-                ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing, spreadsScenery: byMotion == nil,
+                ? await BackgroundPlate.build(samples, agreeing: tracking.plateAgreeing, spreadsScenery: byMotion == nil,
                                               zoneReach: tracking.plateSubjectReach) : nil
             // By motion: refused unless a subject moves apart from the background in the samples.
             var moving: MotionSubject.Found?, movingBox: (width: Int, height: Int)?
             if let byMotion {
-                guard let plate, let found = await byMotion.present(in: samples.samples, plate: plate, matte: tracking.matte) else {
+                guard let plate, let found = await byMotion.present(in: samples, plate: plate, matte: tracking.matte) else {
                     throw ClipError.cutOut(.noClearSubject)
                 }
-                let scale = Double(frameWidth) / Double(max(1, samples.samples.first?.frame.width ?? frameWidth))
+                let scale = Double(frameWidth) / Double(max(1, samples.first?.frame.width ?? frameWidth))
                 movingBox = (Int(Double(found.width) * scale), Int(Double(found.height) * scale))
                 moving = found
             }
-            samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
-            sampler = nil
+            samples = []
+            let looks = pass.looks
             let cutter = tracker.cutter(plate: plate, largestSubject: byMotion == nil ? looks.map(\.subjectShare).max() ?? 0 : 0,
                                         byMotion: byMotion, stillInFrame: moving?.still)
             let total = looks.count, firstHalf = (total + 1) / 2
