@@ -301,55 +301,33 @@ public struct ClipStickerMaker: Sendable {
                 sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
                                      styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
             }
-            let styleNow = style, layout = sink?.layout, wantsMasks = masks != nil
-            let clipWidth = info.width, clipHeight = info.height
-            // Each frame cut out along its look, styled and fitted to the canvas (encoded as far as
-            // can be done out of order) in a child task, a few frames a core under way at once;
-            // added to the sticker, its mask handed on, in order. No batches: a core never waits
-            // for a batch's slowest frame.
-            try await withThrowingTaskGroup(of: (index: Int, frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool).self) { group in
-                var handed = 0
-                var order = InOrderFrames<(frame: CanvasLayout.Prepared, alpha: Mask?)>()
-                func add(_ shown: (frame: CanvasLayout.Prepared, alpha: Mask?)) async throws {
+            // The next used frame: kept (let go as it is handed on), or decoded again.
+            sourceFrame = 0
+            var keptIndex = 0
+            func nextUsedFrame() async throws -> Image? {
+                if keptFrames != nil {
+                    guard keptIndex < keptFrames!.count, let frame = keptFrames![keptIndex] else { return nil }
+                    keptFrames![keptIndex] = nil
+                    keptIndex += 1
+                    return frame
+                }
+                while let frame = try await again!.next() {
+                    defer { sourceFrame += 1 }
+                    if sourceFrame % step == 0 { return frame }
+                }
+                return nil
+            }
+            if let layout = sink?.layout {
+                let second = ClipSecondPass(cutter: cutter, looks: looks, style: style, layout: layout,
+                                            maskSize: masks == nil ? nil : (info.width, info.height),
+                                            // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
+                                            underWay: 3 * min(cores, 4))
+                try await second.run(next: nextUsedFrame) { shown in
                     try await sink!.add(shown.frame, milliseconds: clock.milliseconds(ofUsed: used))
                     if let masks, let alpha = shown.alpha { try await masks(clock.sourceIndex(ofUsed: used), alpha) }
                     used += 1
                     progress?(firstHalf + used / 2)
                 }
-                func receive() async throws {
-                    guard let made = try await group.next() else { return }
-                    for shown in order.arrive((made.frame, made.alpha), index: made.index, unplaced: made.unplaced) { try await add(shown) }
-                }
-                // The next used frame: kept (let go as it is handed on), or decoded again.
-                sourceFrame = 0
-                func nextUsedFrame() async throws -> Image? {
-                    if keptFrames != nil {
-                        guard handed < keptFrames!.count, let frame = keptFrames![handed] else { return nil }
-                        keptFrames![handed] = nil
-                        return frame
-                    }
-                    while let frame = try await again!.next() {
-                        defer { sourceFrame += 1 }
-                        if sourceFrame % step == 0 { return frame }
-                    }
-                    return nil
-                }
-                while handed < total, let layout, let frame = try await nextUsedFrame() {
-                    try Task.checkCancellation()
-                    let index = handed, look = looks[index]
-                    handed += 1
-                    group.addTask {
-                        let cut = await cutter.cut(frame, look: look)
-                        let alpha = !wantsMasks ? nil : cut.alpha.width == clipWidth && cut.alpha.height == clipHeight
-                            ? cut.alpha : cut.alpha.resized(width: clipWidth, height: clipHeight)
-                        return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha, cut.unplaced)
-                    }
-                    // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
-                    while handed - order.settled >= 3 * min(cores, 4) { try await receive() }
-                }
-                try Task.checkCancellation()
-                while order.settled < handed { try await receive() }
-                for unplaced in order.finish() { try await add(unplaced) }
             }
             // The piece decoded again gave nothing (the first pass had frames): no sticker.
             if used == 0 { throw ClipError.noFrames }
