@@ -47,8 +47,9 @@ public enum ModelStoreError: Error, Sendable, Equatable, CustomStringConvertible
 /// Finds the model file, fetching and verifying it once into the user's cache.
 ///
 /// Lookup order: an explicit path (`--model PATH`), then `STICKERS_MODEL`, then
-/// `$XDG_CACHE_HOME/stickers/models/` (default `~/.cache/stickers/models/`: `UserDirectories`). An override is used
-/// as given (it may be another compatible model); the cached file must match the digest.
+/// `$XDG_CACHE_HOME/stickers/models/` (default `~/.cache/stickers/models/`: `UserDirectories`).
+/// An override is used as given (it may be another compatible model); the cached file must match
+/// the digest.
 public struct ModelStore: Sendable {
     public let model: ModelDescriptor
     /// A file chosen by the user (explicit path or `STICKERS_MODEL`); never fetched or verified.

@@ -17,6 +17,8 @@ struct StickerPathsTests {
         #expect(StickerPaths.cacheDirectory(environment: environment).path == "/xdg/cache/stickers")
         #expect(StickerPaths.dataDirectory(environment: environment).path == "/home/someone/.local/share/stickers",
                 "a relative XDG folder is ignored")
+        #expect(StickerPaths.dataDirectory(environment: ["HOME": "/home/someone", "XDG_DATA_HOME": "/xdg/data"]).path
+                == "/xdg/data/stickers")
         environment[StickerPaths.cacheVariable] = "/mine/cache"
         #expect(StickerPaths.cacheDirectory(environment: environment).path == "/mine/cache")
         #expect(StickerPaths.cacheDirectory(explicit: "/option", environment: environment).path == "/option")

@@ -1,8 +1,9 @@
 import Foundation
 import ModelFetching
 
-/// Where the app keeps its files (README: "Two commands" and the library paragraph): the library in `$XDG_DATA_HOME/stickers`, the
-/// re-creatable processed-photo cache in `$XDG_CACHE_HOME/stickers`; each overridable by its own
+/// Where the app keeps its files (README: "Two commands" and the library paragraph): the library
+/// in `$XDG_DATA_HOME/stickers`, the re-creatable processed-photo cache in
+/// `$XDG_CACHE_HOME/stickers` (`UserDirectories` reads both); each overridable by its own
 /// environment variable (and an option of the command), so tests use temporary folders.
 nonisolated public enum StickerPaths {
     public static let dataVariable = "STICKERS_DATA_DIR"
@@ -13,16 +14,14 @@ nonisolated public enum StickerPaths {
     /// else `~/.local/share/stickers`.
     public static func dataDirectory(explicit: String? = nil,
                                      environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        resolve(explicit, environment[dataVariable], xdg: environment["XDG_DATA_HOME"], home: homeDirectory(environment: environment),
-                fallback: ".local/share")
+        resolve(explicit, environment[dataVariable], base: UserDirectories.dataHome(environment: environment))
     }
 
     /// The cache's folder: `explicit`, else `$STICKERS_CACHE_DIR`, else `$XDG_CACHE_HOME/stickers`,
     /// else `~/.cache/stickers` (where the model is kept too).
     public static func cacheDirectory(explicit: String? = nil,
                                       environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        resolve(explicit, environment[cacheVariable], xdg: environment["XDG_CACHE_HOME"], home: homeDirectory(environment: environment),
-                fallback: ".cache")
+        resolve(explicit, environment[cacheVariable], base: UserDirectories.cacheHome(environment: environment))
     }
 
     /// The cache's size limit in bytes: `$STICKERS_CACHE_LIMIT` ("500M", "2G", or bytes), else 2 GB.
@@ -48,15 +47,11 @@ nonisolated public enum StickerPaths {
         UserDirectories.home(environment: environment)
     }
 
-    private static func resolve(_ explicit: String?, _ variable: String?, xdg: String?, home: URL, fallback: String) -> URL {
+    /// The first of `explicit` and `variable` that is set, else `stickers` in the XDG `base`.
+    private static func resolve(_ explicit: String?, _ variable: String?, base: URL) -> URL {
         if let path = [explicit, variable].compactMap({ $0 }).first(where: { !$0.isEmpty }) {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        // XDG: a relative value is invalid and ignored.
-        if let xdg, xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appending(path: "stickers", directoryHint: .isDirectory)
-        }
-        return home.appending(path: fallback, directoryHint: .isDirectory)
-            .appending(path: "stickers", directoryHint: .isDirectory)
+        return base.appending(path: "stickers", directoryHint: .isDirectory)
     }
 }

@@ -1,7 +1,5 @@
-import BoundedConcurrency
 import Foundation
 import Raster
-import Synchronization
 
 /// The animated formats a clip becomes.
 public enum AnimatedFormat: Sendable, Hashable {
@@ -195,29 +193,8 @@ public struct ClipStickerMaker: Sendable {
         let step = Self.frameStep(sourceFramesPerSecond: sourceRate, maximum: maximumFramesPerSecond)
         let fps = sourceRate / Double(step)
         // The GIF's, APNG's or variable-rate video's own clock, while ffmpeg delivers the frames it
-        // lists (checked after the first pass: a frame ffmpeg drops as invalid would shift every
-        // time and mask name).
-        var frameStarts = (timeline ?? videoTimeline)?.frameStarts
-        let pieceEnd = piece.seekSeconds + piece.duration
-        var firstIndex = frameStarts.map { piece.firstFrameIndex(frameStarts: $0.dropLast()) }
-            ?? piece.firstFrameIndex(framesPerSecond: sourceRate)
-        /// How long the `k`th frame used shows: the source frames it stands for (`step` of them),
-        /// by the file's own timing (GIF, APNG, a variable-rate video), to the piece's end at most,
-        /// rounded on the running clock; nil: even at the rate.
-        func milliseconds(ofUsed k: Int) -> Int? {
-            guard let starts = frameStarts else {
-                // Even: a frame whose time runs past the piece's end shows to the end only (a
-                // 0.5 fps clip's 3 s piece holds frames at 0 and 2 s: 2 + 1 s, not 2 + 2 s, which
-                // Telegram's 3 s would refuse).
-                let end = Double((k + 1) * step) / sourceRate
-                guard end > piece.duration + 1e-6 else { return nil }
-                return max(1, Int((piece.duration * 1000).rounded()) - Int((Double(k * step) / sourceRate * 1000).rounded()))
-            }
-            let first = firstIndex + k * step
-            guard first < starts.count - 1 else { return nil }
-            let end = min(starts[min(first + step, starts.count - 1)], pieceEnd)
-            return max(1, Int((end * 1000).rounded()) - Int((starts[first] * 1000).rounded()))
-        }
+        // lists (checked after the first pass).
+        var clock = PieceClock(piece: piece, frameStarts: (timeline ?? videoTimeline)?.frameStarts, sourceRate: sourceRate, step: step)
 
         /// Whether the first pass's seek fell short: no frame, or far fewer than the piece holds, of a
         /// piece that starts before the clip's last frame (its length known); then `seekingRun` reads
@@ -243,84 +220,15 @@ public struct ClipStickerMaker: Sendable {
         var used = 0
         var style = self.style
 
-        // First pass: the network's looks, the subject followed (sequential), a few frames kept
-        // for the background plate. What a frame keeps for the second pass is a few dozen kB (its
-        // look), and its pixels when the piece's fit in the budget.
-        var looks: [ClipSubjectTracker.Look] = []
-        var samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
-        var sampler: ClipSubjectTracker.FrameCutter?
-        func look(_ frame: Image, lanes: inout LookLanes) async throws {
-            let seen: ClipSubjectTracker.Look
-            do {
-                let index = looks.count
-                let raw = tracker.depth(ofLook: index) == nil ? nil : try await lanes.saliency(of: index)
-                seen = try await tracker.look(frame, seen: raw)
-            } catch let error as SubjectExtractionError {
-                // A look cut short by cancellation is the cancellation, not a failing model.
-                try Task.checkCancellation()
-                throw ClipError.cutOut(error)
-            }
-            looks.append(seen)
-            if tracking.usesBackgroundPlate && samples.wants(seen.index) {
-                if sampler == nil { sampler = tracker.cutter() }
-                if let sample = await sampler?.plateSample(frame, look: seen) { samples.add(sample, index: seen.index) }
-            }
-            // Progress: the looks are the first half of the frames' work, the cut-outs the second.
-            progress?((looks.count + 1) / 2)
-        }
-        // Frames handed to the lanes (`LookLanes`: the network's looks, several at once), not yet
-        // looked at by the tracker (in order: the subject is followed from look to look).
-        var waiting: [Image] = []
-        func hand(_ frame: Image, to lanes: inout LookLanes) async throws {
-            let index = looks.count + waiting.count
-            if let depth = tracker.depth(ofLook: index) { try await lanes.submit(frame, index: index, depth: depth) }
-            waiting.append(frame)
-        }
-        func lookWaiting(keeping: Int, lanes: inout LookLanes) async throws {
-            while waiting.count > keeping { try await look(waiting.removeFirst(), lanes: &lanes) }
-        }
-        // The first half second is seen before its first frame is cut out (the subject is what
-        // moves apart from the background: `ClipSubjectTracker.start`); a few frames held at once,
-        // their looks under way meanwhile.
-        let lookAheadFrames = max(2, Int((0.5 * fps).rounded()) + 1)
-        var lookAhead: [Image]? = byMotion == nil ? [] : nil
-        // By motion: the background followed alone, each frame's look its offset only.
-        var backgroundOnly: MovingSubjectCheck?
-        func lookByMotion(_ frame: Image) async {
-            var offset: SIMD2<Float>?
-            if backgroundOnly == nil {
-                backgroundOnly = MovingSubjectCheck(background: frame)
-                offset = .zero
-            } else if let step = backgroundOnly?.backgroundStep(frame) {
-                offset = SIMD2(step.x, step.y)
-            }
-            let seen = ClipSubjectTracker.Look(index: looks.count, saliency: Mask(width: 1, height: 1), offset: offset)
-            looks.append(seen)
-            if samples.wants(seen.index) {
-                if sampler == nil { sampler = tracker.cutter() }
-                if let sample = await sampler?.plateSample(frame, look: seen) { samples.add(sample, index: seen.index) }
-            }
-            progress?((looks.count + 1) / 2)
-        }
-        // Why the first frame could not be cut out (`prime`), said when tracking starts: after
-        // the short-seek check, so a seek that fell short is read again rather than refused.
-        var primeFailure: SubjectExtractionError?
-        func startTracking(lanes: inout LookLanes) async throws {
-            guard let frames = lookAhead, !frames.isEmpty else { return }
-            lookAhead = nil
-            if let primeFailure { throw ClipError.cutOut(primeFailure) }
-            do { try await tracker.start(frames) } catch {
-                try Task.checkCancellation()
-                throw ClipError.cutOut(error)
-            }
-            try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
-        }
+        // First pass: the network's looks, the subject followed; its frames' pixels kept for the
+        // second pass when the piece's fit in the budget.
+        var pass = ClipFirstPass(tracker: tracker, settings: tracking, byMotion: byMotion, framesPerSecond: fps, progress: progress)
 
         var again: ClipFrameReader?
         defer { again?.close() }
         // The used frames, in order, when the piece's fit in the budget by its length (one more
         // frame allowed for rounding); let go at once if they outgrow it (nil then).
-        let pieceSeconds = min(piece.duration, max(0, (info.duration ?? pieceEnd) - piece.seekSeconds))
+        let pieceSeconds = min(piece.duration, max(0, (info.duration ?? clock.pieceEnd) - piece.seekSeconds))
         let estimatedBytes = (Int((pieceSeconds * fps).rounded(.up)) + 1) * frameWidth * frameHeight * 4
         var keptFrames: [Image?]? = estimatedBytes <= keptFramesBudget ? [] : nil
         var keptBytes = 0
@@ -335,40 +243,12 @@ public struct ClipStickerMaker: Sendable {
                         keptBytes += frame.pixels.count
                         if keptBytes <= keptFramesBudget { keptFrames?.append(frame) } else { keptFrames = nil }
                     }
-                    if byMotion != nil {
-                        await lookByMotion(frame)
-                        continue
-                    }
-                    if sourceFrame == 0 {
-                        // The first frame is cut out before any look is handed to the lanes: its
-                        // full look tells the lanes' fresh sessions the shapes a coarse look needs,
-                        // so their first coarse looks skip the full-resolution decoder stages too
-                        // (~300 → ~120 ms of CPU each: `stickers-bench looks`). Measured on two
-                        // cores; with more, the lanes wait the first cut-out out (~0.2 s) and each
-                        // still saves more CPU than it waits.
-                        do throws(SubjectExtractionError) { try await tracker.prime(frame) } catch {
-                            try Task.checkCancellation()
-                            primeFailure = error
-                        }
-                    }
-                    try await hand(frame, to: &lanes)
-                    if lookAhead != nil {
-                        lookAhead?.append(frame)
-                        if lookAhead?.count ?? 0 >= lookAheadFrames { try await startTracking(lanes: &lanes) }
-                        continue
-                    }
-                    // The lanes keep their looks ahead of the tracker.
-                    try await lookWaiting(keeping: lanes.ahead, lanes: &lanes)
+                    try await pass.take(frame, first: sourceFrame == 0, lanes: &lanes)
                 }
                 // A cancelled read ends the frames early: not a seek that fell short.
                 try Task.checkCancellation()
                 if seekFellShort() { throw SeekFellShort() }
-                if let starts = frameStarts,
-                   starts.dropLast().indices.filter({ $0 >= firstIndex && starts[$0] < pieceEnd - 1e-6 }).count != sourceFrame {
-                    // ffmpeg skipped (or added) a frame: its clock is not the file's. Even timing.
-                    frameStarts = nil
-                    firstIndex = piece.firstFrameIndex(framesPerSecond: sourceRate)
-                }
+                clock.check(delivered: sourceFrame)
                 // Frames not kept: the second pass's ffmpeg starts now, its start-up (~0.1 s, linking
                 // its libraries) beside the plate's building instead of before the first cut-out. It
                 // waits on its pipe until then, a frame decoded.
@@ -378,8 +258,7 @@ public struct ClipStickerMaker: Sendable {
                     again?.expectFrames(width: frameWidth, height: frameHeight)
                     again?.expectedFrameCount = expectedFrames
                 }
-                try await startTracking(lanes: &lanes)
-                try await lookWaiting(keeping: 0, lanes: &lanes)
+                try await pass.finish(lanes: &lanes)
             }
             try Task.checkCancellation()
             // Scenery the camera panned over is known only once the clip has been seen.
@@ -389,21 +268,22 @@ public struct ClipStickerMaker: Sendable {
 
             // The background plate, then the second pass: each frame (kept, or the piece decoded
             // again) cut out along its look, in parallel.
+            var samples = pass.takeSamples()
             let plate = tracking.usesBackgroundPlate || byMotion != nil
-                ? await BackgroundPlate.build(samples.samples, agreeing: tracking.plateAgreeing, spreadsScenery: byMotion == nil,
+                ? await BackgroundPlate.build(samples, agreeing: tracking.plateAgreeing, spreadsScenery: byMotion == nil,
                                               zoneReach: tracking.plateSubjectReach) : nil
             // By motion: refused unless a subject moves apart from the background in the samples.
             var moving: MotionSubject.Found?, movingBox: (width: Int, height: Int)?
             if let byMotion {
-                guard let plate, let found = await byMotion.present(in: samples.samples, plate: plate, matte: tracking.matte) else {
+                guard let plate, let found = await byMotion.present(in: samples, plate: plate, matte: tracking.matte) else {
                     throw ClipError.cutOut(.noClearSubject)
                 }
-                let scale = Double(frameWidth) / Double(max(1, samples.samples.first?.frame.width ?? frameWidth))
+                let scale = Double(frameWidth) / Double(max(1, samples.first?.frame.width ?? frameWidth))
                 movingBox = (Int(Double(found.width) * scale), Int(Double(found.height) * scale))
                 moving = found
             }
-            samples = BackgroundPlate.Samples(capacity: tracking.plateSamples)
-            sampler = nil
+            samples = []
+            let looks = pass.looks
             let cutter = tracker.cutter(plate: plate, largestSubject: byMotion == nil ? looks.map(\.subjectShare).max() ?? 0 : 0,
                                         byMotion: byMotion, stillInFrame: moving?.still)
             let total = looks.count, firstHalf = (total + 1) / 2
@@ -416,78 +296,38 @@ public struct ClipStickerMaker: Sendable {
                 }
                 // WebM's constant rate: a GIF's shortest frame gets a tick of its own, and so does
                 // an even clip's last frame cut short by the piece's end.
-                let even = FrameDurations.even(count: total, framesPerSecond: fps)
-                let durations = frameStarts == nil ? (0..<total).map { milliseconds(ofUsed: $0) ?? even[$0] }
-                    : (0..<total).compactMap(milliseconds(ofUsed:))
-                let webmRate = FrameDurations.constantRate(for: durations, average: fps, maximum: 30)
+                let webmRate = FrameDurations.constantRate(for: clock.durations(count: total, framesPerSecond: fps),
+                                                           average: fps, maximum: 30)
                 sink = try FrameSink(format: format, output: output, canvas: canvas, fps: fps, webmFramesPerSecond: webmRate,
                                      styledSize: Self.styledSize(style, width: frameWidth, height: frameHeight))
             }
-            let styleNow = style, layout = sink?.layout, wantsMasks = masks != nil
-            let clipWidth = info.width, clipHeight = info.height
-            // Each frame cut out along its look, styled and fitted to the canvas (encoded as far as
-            // can be done out of order) in a child task, a few frames a core under way at once;
-            // added to the sticker, its mask handed on, in order. No batches: a core never waits
-            // for a batch's slowest frame.
-            try await withThrowingTaskGroup(of: (index: Int, frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool).self) { group in
-                var handed = 0
-                var done: [Int: (frame: CanvasLayout.Prepared, alpha: Mask?, unplaced: Bool)] = [:]
-                // A frame whose subject could not be placed (`FrameCutOut.unplaced`) shows the last
-                // placed one again, its mask too (an empty frame would blink); those before the
-                // first placed one wait for it (encoded, or a short piece's frames for the size
-                // fitter), and show as they are when none is placed.
-                var lastPlaced: (frame: CanvasLayout.Prepared, alpha: Mask?)?
-                var waiting: [(frame: CanvasLayout.Prepared, alpha: Mask?)] = []
-                func add(_ shown: (frame: CanvasLayout.Prepared, alpha: Mask?)) async throws {
-                    try await sink!.add(shown.frame, milliseconds: milliseconds(ofUsed: used))
-                    if let masks, let alpha = shown.alpha { try await masks(firstIndex + used * step, alpha) }
+            // The next used frame: kept (let go as it is handed on), or decoded again.
+            sourceFrame = 0
+            var keptIndex = 0
+            func nextUsedFrame() async throws -> Image? {
+                if keptFrames != nil {
+                    guard keptIndex < keptFrames!.count, let frame = keptFrames![keptIndex] else { return nil }
+                    keptFrames![keptIndex] = nil
+                    keptIndex += 1
+                    return frame
+                }
+                while let frame = try await again!.next() {
+                    defer { sourceFrame += 1 }
+                    if sourceFrame % step == 0 { return frame }
+                }
+                return nil
+            }
+            if let layout = sink?.layout {
+                let second = ClipSecondPass(cutter: cutter, looks: looks, style: style, layout: layout,
+                                            maskSize: masks == nil ? nil : (info.width, info.height),
+                                            // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
+                                            underWay: 3 * min(cores, 4))
+                try await second.run(next: nextUsedFrame) { shown in
+                    try await sink!.add(shown.frame, milliseconds: clock.milliseconds(ofUsed: used))
+                    if let masks, let alpha = shown.alpha { try await masks(clock.sourceIndex(ofUsed: used), alpha) }
                     used += 1
                     progress?(firstHalf + used / 2)
                 }
-                func receive() async throws {
-                    guard let made = try await group.next() else { return }
-                    done[made.index] = (made.frame, made.alpha, made.unplaced)
-                    while let next = done.removeValue(forKey: used + waiting.count) {
-                        guard let shown = next.unplaced ? lastPlaced : (next.frame, next.alpha) else {
-                            waiting.append((next.frame, next.alpha))
-                            continue
-                        }
-                        lastPlaced = shown
-                        for _ in waiting { try await add(shown) }
-                        waiting = []
-                        try await add(shown)
-                    }
-                }
-                // The next used frame: kept (let go as it is handed on), or decoded again.
-                sourceFrame = 0
-                func nextUsedFrame() async throws -> Image? {
-                    if keptFrames != nil {
-                        guard handed < keptFrames!.count, let frame = keptFrames![handed] else { return nil }
-                        keptFrames![handed] = nil
-                        return frame
-                    }
-                    while let frame = try await again!.next() {
-                        defer { sourceFrame += 1 }
-                        if sourceFrame % step == 0 { return frame }
-                    }
-                    return nil
-                }
-                while handed < total, let layout, let frame = try await nextUsedFrame() {
-                    try Task.checkCancellation()
-                    let index = handed, look = looks[index]
-                    handed += 1
-                    group.addTask {
-                        let cut = await cutter.cut(frame, look: look)
-                        let alpha = !wantsMasks ? nil : cut.alpha.width == clipWidth && cut.alpha.height == clipHeight
-                            ? cut.alpha : cut.alpha.resized(width: clipWidth, height: clipHeight)
-                        return (index, try layout.prepare(styleNow.apply(to: cut.image)), alpha, cut.unplaced)
-                    }
-                    // Three frames a core (four cores' worth at most: each holds its mask at the clip's size).
-                    while handed - used - waiting.count >= 3 * min(cores, 4) { try await receive() }
-                }
-                try Task.checkCancellation()
-                while used + waiting.count < handed { try await receive() }
-                for unplaced in waiting { try await add(unplaced) }
             }
             // The piece decoded again gave nothing (the first pass had frames): no sticker.
             if used == 0 { throw ClipError.noFrames }
@@ -518,146 +358,5 @@ public struct ClipStickerMaker: Sendable {
     static func styledSize(_ style: StickerStyle, width: Int, height: Int) -> (width: Int, height: Int) {
         let probe = style.apply(to: Image(width: width, height: height))
         return (probe.width, probe.height)
-    }
-}
-
-/// Where each styled frame goes on the canvas, and how it is encoded out of order (in parallel).
-struct CanvasLayout: Sendable {
-    /// nil: the frames are kept unencoded.
-    let format: AnimatedFormat?
-    let width: Int, height: Int
-    /// Where the styled frame goes on the canvas, and at what size.
-    let placed: (x: Int, y: Int, width: Int, height: Int)
-
-    enum Prepared: Sendable {
-        case webpChunks(Data), png(Data), raw(Image)
-    }
-
-    init(format: AnimatedFormat?, canvas: CanvasFit, styledSize: (width: Int, height: Int)) {
-        self.format = format
-        let longer = Double(max(styledSize.width, styledSize.height))
-        let scale = canvas.exactSide || canvas.square ? Double(canvas.maximumSide) / longer : min(1, Double(canvas.maximumSide) / longer)
-        var w = max(2, Int((Double(styledSize.width) * scale).rounded())), h = max(2, Int((Double(styledSize.height) * scale).rounded()))
-        w = min(w, canvas.maximumSide); h = min(h, canvas.maximumSide)
-        if case .webm = format { w -= w & 1; h -= h & 1 }  // 4:2:0 needs even sides
-        (width, height) = canvas.square ? (canvas.maximumSide, canvas.maximumSide) : (w, h)
-        placed = ((width - w) / 2, (height - h) / 2, w, h)
-    }
-
-    /// The styled frame on the canvas, encoded as far as can be done out of order.
-    func prepare(_ styled: Image) throws -> Prepared {
-        var frame = styled.resized(width: placed.width, height: placed.height, filter: .area)
-        if placed.width != width || placed.height != height {
-            var canvas = Image(width: width, height: height)
-            for y in 0..<placed.height {
-                let from = y * placed.width * 4, to = ((placed.y + y) * width + placed.x) * 4
-                canvas.pixels.replaceSubrange(to..<(to + placed.width * 4), with: frame.pixels[from..<(from + placed.width * 4)])
-            }
-            frame = canvas
-        }
-        switch format {
-        case .webp(let quality):
-            // Method 3, not 4: d02's sticker took ~0.2 s less CPU (4 % of the clip) for 6 % more
-            // bytes; d01's bytes are the same (docs/benchmarks.md, issue 34). Packs have their own
-            // size targets and encoder settings (`AnimatedStickerFitter`).
-            return .webpChunks(try AnimatedWebPWriter.imageChunks(of: WebP.encode(frame, .lossy(quality: quality, method: 3))))
-        case .apng: return .png(try ImageEncoder.png(frame))
-        case .webm, nil: return .raw(frame)
-        }
-    }
-}
-
-/// The encoder side of the pipeline: adds the prepared frames in order and finishes the file.
-struct FrameSink {
-    let layout: CanvasLayout
-    let output: URL?
-    let fps: Double
-    /// The frames, when no format was given, and how long each shows.
-    private(set) var kept: [Image] = []
-    private(set) var keptMilliseconds: [Int] = []
-    private var webp: AnimatedWebPWriter?
-    private var apng: AnimatedPNGWriter?
-    private var webm: WebMEncoder?
-    private var elapsedMilliseconds = 0, frames = 0
-
-    /// The rate WebM's frames are written at (each repeated over the ticks it covers).
-    let webmFramesPerSecond: Double
-
-    init(format: AnimatedFormat?, output: URL?, canvas: CanvasFit, fps: Double, webmFramesPerSecond: Double? = nil,
-         styledSize: (width: Int, height: Int)) throws {
-        layout = CanvasLayout(format: format, canvas: canvas, styledSize: styledSize)
-        self.output = output
-        self.fps = fps
-        self.webmFramesPerSecond = webmFramesPerSecond ?? fps
-        switch format {
-        case .webp: webp = AnimatedWebPWriter(width: layout.width, height: layout.height)
-        case .apng: apng = AnimatedPNGWriter(width: layout.width, height: layout.height)
-        case .webm(let bitrate):
-            guard let output else { break }
-            webm = try WebMEncoder(output: output, width: layout.width, height: layout.height, framesPerSecond: self.webmFramesPerSecond, bitrate: bitrate)
-        case nil: break
-        }
-    }
-
-    /// Adds the next frame in order, showing `given` milliseconds (nil: its duration keeps the
-    /// running total on the frame rate). WebM's rate is constant: a frame is written as many times
-    /// as the ticks it covers (a GIF's long pause repeats one frame; VP9 spends next to nothing on it).
-    mutating func add(_ frame: CanvasLayout.Prepared, milliseconds given: Int? = nil) async throws {
-        frames += 1
-        let end = Int((Double(frames) * 1000 / fps).rounded())
-        let milliseconds = max(8, given ?? (end - elapsedMilliseconds))
-        elapsedMilliseconds += milliseconds
-        switch frame {
-        case .webpChunks(let chunks): webp?.add(encodedFrame: chunks, milliseconds: milliseconds)
-        case .png(let png): try apng?.add(png: png, milliseconds: milliseconds)
-        case .raw(let image):
-            if let webm {
-                let repeats = FrameDurations.repeats([elapsedMilliseconds - milliseconds, milliseconds], framesPerSecond: webmFramesPerSecond)[1]
-                for _ in 0..<repeats { try await webm.add(image) }
-            } else {
-                kept.append(image)
-                keptMilliseconds.append(milliseconds)
-            }
-        }
-    }
-
-    /// Writes the file (WebP, APNG) or lets ffmpeg finish it (WebM); returns its size in bytes.
-    mutating func finish() async throws -> Int {
-        if let webp, let output {
-            let data = webp.data()
-            try data.write(to: output)
-            return data.count
-        }
-        if let apng, let output {
-            let data = apng.data()
-            try data.write(to: output)
-            return data.count
-        }
-        guard let webm, let output else { return 0 }
-        try await webm.finish()
-        return (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
-    }
-
-    func cancel() { webm?.cancel() }
-
-    /// Kills the encoder's ffmpeg (WebM) and awaits its end.
-    func stop() async { await webm?.stop() }
-}
-
-/// A count of frames done, reported only when it passes every count reported before: a `Mutex`
-/// because the reports come from the pipeline's tasks.
-final class SteadyProgress: Sendable {
-    private let highest = Mutex(Int.min)
-    private let forward: @Sendable (Int) -> Void
-
-    init(_ forward: @escaping @Sendable (Int) -> Void) { self.forward = forward }
-
-    func report(_ done: Int) {
-        let passes = highest.withLock { highest in
-            guard done > highest else { return false }
-            highest = done
-            return true
-        }
-        if passes { forward(done) }
     }
 }

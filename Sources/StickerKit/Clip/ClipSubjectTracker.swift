@@ -370,38 +370,48 @@ public final class ClipSubjectTracker {
 
     /// Where `plane` > 0.5, grown by `reach` pixels (a square window: separable running maxima).
     /// Both passes go row by row (the vertical one keeps each column's last row on), through
-    /// pointers: the column-by-column walk it replaced missed the cache on every pixel.
+    /// pointers: the column-by-column walk it replaced missed the cache on every pixel. Their
+    /// inner loops are a select and a store per pixel, no test (d02: this function's share of the
+    /// clip's CPU 1.9 → 1.4 %, `perf`; the horizontal pass's running "last on" is what is left).
     static func grown(_ plane: Plane, by reach: Int) -> [Bool] {
         let w = plane.width, h = plane.height
         guard w > 0, h > 0 else { return [] }
+        let span = 2 * reach
         var rows = [Bool](repeating: false, count: w * h)
         var out = [Bool](repeating: false, count: w * h)
         plane.values.withUnsafeBufferPointer { values in
             rows.withUnsafeMutableBufferPointer { rows in
                 for y in 0..<h {
                     let source = values.baseAddress! + y * w, row = rows.baseAddress! + y * w
+                    // Pixel x is on in row[x − reach] when the last pixel on is within 2 × reach of x.
                     var lastOn = Int.min / 2
-                    for x in 0..<(w + reach) {
-                        if x < w && source[x] > 0.5 { lastOn = x }
-                        let target = x - reach
-                        if target >= 0 && target < w && x - lastOn <= 2 * reach { row[target] = true }
+                    for x in 0..<min(reach, w) where source[x] > 0.5 { lastOn = x }
+                    if reach < w {
+                        for x in reach..<w {
+                            lastOn = source[x] > 0.5 ? x : lastOn
+                            row[x - reach] = x - lastOn <= span
+                        }
                     }
+                    for x in max(w, reach)..<(w + reach) { row[x - reach] = x - lastOn <= span }
                 }
             }
         }
-        var lastOn = [Int](repeating: Int.min / 2, count: w)
+        var lastOn = [Int32](repeating: Int32.min / 2, count: w)
+        let span32 = Int32(truncatingIfNeeded: span)
         rows.withUnsafeBufferPointer { rows in
             out.withUnsafeMutableBufferPointer { out in
                 lastOn.withUnsafeMutableBufferPointer { lastOn in
+                    let last = lastOn.baseAddress!
                     for y in 0..<(h + reach) {
+                        let y32 = Int32(truncatingIfNeeded: y)
                         if y < h {
                             let row = rows.baseAddress! + y * w
-                            for x in 0..<w where row[x] { lastOn[x] = y }
+                            for x in 0..<w { last[x] = row[x] ? y32 : last[x] }
                         }
                         let target = y - reach
                         guard target >= 0 && target < h else { continue }
                         let destination = out.baseAddress! + target * w
-                        for x in 0..<w { destination[x] = y - lastOn[x] <= 2 * reach }
+                        for x in 0..<w { destination[x] = y32 &- last[x] <= span32 }
                     }
                 }
             }
