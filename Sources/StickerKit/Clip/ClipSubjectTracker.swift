@@ -383,7 +383,7 @@ public final class ClipSubjectTracker {
             rows.withUnsafeMutableBufferPointer { rows in
                 for y in 0..<h {
                     let source = values.baseAddress! + y * w, row = rows.baseAddress! + y * w
-                    // Pixel x is on in row[x − reach] when the last pixel on is within 2 × reach of x.
+                    // row[x − reach] is on when the last pixel on at or before x lies within 2 × reach of x.
                     var lastOn = Int.min / 2
                     for x in 0..<min(reach, w) where source[x] > 0.5 { lastOn = x }
                     if reach < w {
